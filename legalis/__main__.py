@@ -1,0 +1,5 @@
+"""``python -m legalis`` runs the CLI."""
+
+from legalis.cli import main
+
+main()

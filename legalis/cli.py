@@ -1,0 +1,659 @@
+"""The ``legalis`` command line.
+
+Exit codes: 0 ok, 1 verification findings (or a refused move, or a replay that
+differs from its log), 2 bad input or usage, 3 internal error (the traceback is
+written to a log file whose path is printed).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+import time
+import traceback
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from legalis.model.core.randomness import LoggedRandom
+from legalis.model.errors import InputError, LegalisError
+from legalis.players import HumanPlayer
+from legalis.registry import game_entry, games, load_game
+from legalis.solver.gamelog import log_lines, parse_log, replay
+from legalis.solver.players import AUTOMATIC_PLAYERS, Player, automatic_player
+from legalis.solver.playout import CHANCE, GameRecord, play_game
+
+EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+PLAYER_KINDS = (*AUTOMATIC_PLAYERS, "human")
+
+app = typer.Typer(
+    name="legalis",
+    help="Rules verifier and legal-move generator for card-driven historical board games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False)
+
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+GameArg = Annotated[str, typer.Argument(help="Game name; see 'legalis games'.")]
+OptionList = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--option",
+        "-o",
+        help="A rule option as name=value; repeatable. See docs/rules-questions.md.",
+    ),
+]
+SeedOpt = Annotated[
+    int, typer.Option("--seed", help="Seed of the random source (chance and players).")
+]
+
+
+def _finish(code: int) -> None:
+    if code != EXIT_OK:
+        raise typer.Exit(code)
+
+
+def _emit_json(value: Any) -> None:
+    sys.stdout.write(json.dumps(value, indent=2) + "\n")
+
+
+def _game(name: str, option_pairs: list[str] | None) -> Any:
+    entry = game_entry(name)
+    options: dict[str, Any] = {}
+    for pair in option_pairs or []:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise InputError(f"expected name=value, got {pair!r}", path="--option")
+        options[key.strip()] = {"true": True, "false": False}.get(
+            value.strip().lower(), value.strip()
+        )
+    return entry.make(options)
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise InputError(f"cannot read: {error.strerror}", source=str(path)) from error
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError(
+            f"not JSON: {error.msg} at line {error.lineno}", source=str(path)
+        ) from error
+
+
+def _parse_move_text(game: Any, text: str) -> Any:
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError(
+            f'a move is JSON, e.g. {{"type": "pass", ...}}: {error.msg}', path="--move"
+        ) from error
+    return game.move_from_json(raw)
+
+
+def _player(kind: str, game: Any) -> Player:
+    if kind == "human":
+        return HumanPlayer(game, sys.stdin, sys.stdout)
+    if kind not in AUTOMATIC_PLAYERS:
+        raise InputError(f"unknown player {kind!r}", path="player", allowed=PLAYER_KINDS)
+    return automatic_player(kind, game)
+
+
+@contextmanager
+def _progress(total: int, label: str, enabled: bool) -> Iterator[Callable[[int], None]]:
+    """A progress bar on stderr when it is a terminal; ``advance(n)`` moves it."""
+    progress = Progress(
+        TextColumn(label),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=not enabled or not err.is_terminal,
+    )
+    with progress:
+        task = progress.add_task(label, total=total)
+        yield lambda n: progress.advance(task, n)
+
+
+# ---------------------------------------------------------------------- games
+
+
+@app.command("games")
+def games_command(as_json: JsonFlag = False) -> None:
+    """List the registered games and their rule options."""
+    rows: list[dict[str, Any]] = [
+        {
+            "name": name,
+            "title": game_entry(name).title,
+            "options": list(game_entry(name).option_names),
+        }
+        for name in games()
+    ]
+    if as_json:
+        _emit_json(rows)
+        return
+    table = Table("game", "title", "rule options")
+    for row in rows:
+        table.add_row(row["name"], row["title"], ", ".join(row["options"]))
+    out.print(table)
+
+
+# ---------------------------------------------------------------------- states and moves
+
+
+def _state_at(game: Any, seed: int, phase: str | None) -> Any:
+    """Play seeded random moves from the opening to the first decision (in ``phase``)."""
+    rng = LoggedRandom(seed)
+    state = game.new_initial_state()
+    random_player = automatic_player("random", game)
+    while not state.is_over:
+        decision = state.to_move != CHANCE
+        if decision and (phase is None or state.phase == phase):
+            return state
+        state.play(state.sample_chance(rng) if not decision else random_player.choose(state, rng))
+    raise InputError(
+        f"the seeded game ended before a {phase} decision; try another seed", path="--phase"
+    )
+
+
+@app.command("new")
+def new_command(
+    game_name: GameArg,
+    seed: SeedOpt = 1,
+    phase: Annotated[
+        str | None, typer.Option(help="Stop at the first decision of this phase.")
+    ] = None,
+    output: Annotated[Path | None, typer.Option("--out", help="Write the state here.")] = None,
+    option: OptionList = None,
+) -> None:
+    """Write a state at a decision point, reached by seeded random play."""
+    game = _game(game_name, option)
+    state = _state_at(game, seed, phase)
+    text = json.dumps(state.to_json(), indent=2) + "\n"
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")
+        err.print(f"wrote {output}: turn {state.turn}, {state.phase}, {state.to_move} to move")
+
+
+def _load_state(
+    game_name: str, state_path: Path | None, seed: int, option: list[str] | None
+) -> tuple[Any, Any]:
+    if state_path is None:
+        game = _game(game_name, option)
+        return game, _state_at(game, seed, None)
+    raw = _read_json(state_path)
+    options = raw.get("options") if isinstance(raw, dict) else None
+    if option:
+        raise InputError(
+            "--option applies to new states; a state file carries its options", path="--option"
+        )
+    game = load_game(game_name, options if isinstance(options, dict) else None)
+    return game, game.state_from_json(raw, source=str(state_path))
+
+
+StateOpt = Annotated[
+    Path | None,
+    typer.Option("--state", help="State JSON file (default: a seeded state's first decision)."),
+]
+
+
+@app.command("moves")
+def moves_command(
+    game_name: GameArg,
+    state_path: StateOpt = None,
+    count: Annotated[bool, typer.Option("--count", help="Only count the legal moves.")] = False,
+    check: Annotated[
+        str | None, typer.Option("--check", help="Is this move (JSON) legal here, and why not?")
+    ] = None,
+    limit: Annotated[int, typer.Option(help="List at most this many moves.", min=0)] = 100,
+    seed: SeedOpt = 1,
+    option: OptionList = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """The legal moves at a state: every one, a count, or yes/no with the reason."""
+    game, state = _load_state(game_name, state_path, seed, option)
+    view = state.legal_moves()
+    if check is not None:
+        move = _parse_move_text(game, check)
+        refused = view.refusal(move)
+        answer = {"move": game.move_to_json(move), "legal": refused is None}
+        if refused is not None:
+            answer.update(reason=refused.reason, rule=refused.rule)
+        if as_json:
+            _emit_json(answer)
+        elif refused is None:
+            out.print(f"legal: {game.describe_move(move)}")
+        else:
+            out.print(f"illegal: {refused.reason} [{refused.rule}]")
+        _finish(EXIT_OK if refused is None else EXIT_FINDINGS)
+        return
+    total = view.count()
+    listed = [] if count else [view.nth(i) for i in range(min(limit, total))]
+    if as_json:
+        _emit_json(
+            {
+                "to_move": state.to_move,
+                "count": total,
+                "moves": [game.move_to_json(move) for move in listed],
+                "truncated": not count and total > limit,
+            }
+        )
+        return
+    out.print(f"{total} legal moves for {state.to_move} (turn {state.turn}, {state.phase} phase)")
+    for index, move in enumerate(listed):
+        out.print(f"  {index:>4}. {game.describe_move(move)}")
+    if not count and total > limit:
+        out.print(f"  ... {total - limit} more (raise --limit)")
+
+
+@app.command("apply")
+def apply_command(
+    game_name: GameArg,
+    state_path: Annotated[Path, typer.Option("--state", help="State JSON file.")],
+    move_text: Annotated[str, typer.Option("--move", help="The move as JSON.")],
+    output: Annotated[Path | None, typer.Option("--out", help="Write the new state here.")] = None,
+) -> None:
+    """Apply one move to a state and write the next state (illegal moves exit 2 with the rule)."""
+    game, state = _load_state(game_name, state_path, 0, None)
+    state.play(_parse_move_text(game, move_text))
+    text = json.dumps(state.to_json(), indent=2) + "\n"
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")
+        err.print(f"wrote {output}: turn {state.turn}, {state.phase}, {state.to_move} to move")
+
+
+# ---------------------------------------------------------------------- playing
+
+
+def _record_json(game: Any, record: GameRecord, *, with_moves: bool) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "game": record.game,
+        "seed": record.seed,
+        "options": record.options,
+        "players": record.players,
+        "result": record.result,
+        "turns": record.turns,
+        "decisions": record.decisions,
+    }
+    if with_moves:
+        body["moves"] = [{"by": by, "move": game.move_to_json(move)} for by, move in record.moves]
+    return body
+
+
+def _result_text(result: dict[str, Any] | None) -> str:
+    if result is None:
+        return "unfinished"
+    if result["winner"] is None:
+        return "a draw (campaigns and medals tied)"
+    how = {
+        "europe": "by winning the European Campaign",
+        "colonies": "on colonial campaigns won",
+        "medals": "on medals",
+    }[result["condition"]]
+    return f"{result['winner']} wins {how}"
+
+
+@app.command("play")
+def play_command(
+    game_name: GameArg,
+    british: Annotated[str, typer.Option(help=f"Player: {', '.join(PLAYER_KINDS)}.")] = "human",
+    french: Annotated[str, typer.Option(help=f"Player: {', '.join(PLAYER_KINDS)}.")] = "greedy",
+    seed: SeedOpt = 1,
+    log: Annotated[Path | None, typer.Option("--log", help="Write the game as JSON lines.")] = None,
+    option: OptionList = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Play one game and show it; the same seed and players replay the same game."""
+    game = _game(game_name, option)
+    sides = dict(zip(game.players, (british, french), strict=True))
+    players = {side: _player(kind, game) for side, kind in sides.items()}
+    humans = [side for side, kind in sides.items() if kind == "human"]
+    last_turn = [0]
+
+    def show(state: Any, by: str, move: Any) -> None:
+        if as_json:
+            return
+        if state.turn != last_turn[0]:
+            last_turn[0] = state.turn
+            out.rule(f"Turn {state.turn}")
+        if by == CHANCE and type(move).__name__ == "Shuffle":
+            out.print(f"[dim]{game.describe_move(move)}[/dim]")
+        elif by == CHANCE or by not in humans:
+            out.print(game.describe_move(move))
+
+    record = play_game(game, players, seed, observer=show)
+    if log is not None:
+        log.write_text("".join(log_lines(game, record)), encoding="utf-8")
+    if as_json:
+        _emit_json(_record_json(game, record, with_moves=True))
+        return
+    out.rule("Result")
+    for line in game.render(record.final_state):
+        out.print(line)
+    out.print(
+        f"{_result_text(record.result)}: {record.decisions} decisions, {len(record.moves)} moves"
+    )
+    if log is not None:
+        out.print(f"log written to {log}")
+
+
+@app.command("simulate")
+def simulate_command(
+    game_name: GameArg,
+    games_count: Annotated[
+        int, typer.Option("--games", help="How many games to play.", min=1)
+    ] = 1000,
+    british: Annotated[
+        str, typer.Option(help=f"Player: {', '.join(AUTOMATIC_PLAYERS)}.")
+    ] = "random",
+    french: Annotated[
+        str, typer.Option(help=f"Player: {', '.join(AUTOMATIC_PLAYERS)}.")
+    ] = "random",
+    seed: SeedOpt = 1,
+    option: OptionList = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Play many games; report wins by side and by victory condition, lengths and decisions."""
+    game = _game(game_name, option)
+    kinds = dict(zip(game.players, (british, french), strict=True))
+    for side, kind in kinds.items():
+        if kind not in AUTOMATIC_PLAYERS:
+            raise InputError(
+                f"unknown automatic player {kind!r}", path=f"--{side}", allowed=AUTOMATIC_PLAYERS
+            )
+    players = {side: automatic_player(kind, game) for side, kind in kinds.items()}
+    stats = simulate(game, players, games_count, seed, show_progress=not as_json)
+    stats["players"] = kinds
+    if as_json:
+        _emit_json(stats)
+        return
+    out.print(
+        f"{games_count} games of {game.title}, british {british} vs french {french}, seeds {seed}.."
+        f"{seed + games_count - 1}"
+    )
+    table = Table("winner", "games", "share", *stats["conditions"])
+    for side, count in stats["wins"].items():
+        share = f"{100 * count / games_count:.1f}%"
+        by_condition = stats["by_condition"].get(side, {})
+        table.add_row(
+            side, str(count), share, *(str(by_condition.get(c, 0)) for c in stats["conditions"])
+        )
+    out.print(table)
+    out.print(
+        f"mean game length {stats['mean_turns']:.2f} turns, "
+        f"{stats['mean_decisions']:.1f} decisions per game, "
+        f"{stats['games_per_second']:.0f} games/s"
+    )
+
+
+def simulate(
+    game: Any, players: dict[str, Player], count: int, seed: int, *, show_progress: bool
+) -> dict[str, Any]:
+    """Play ``count`` games with seeds ``seed..seed+count-1`` and gather the figures."""
+    wins: Counter[str] = Counter()
+    by_condition: dict[str, Counter[str]] = {}
+    turns = decisions = 0
+    started = time.perf_counter()
+    with _progress(count, "simulating", show_progress) as advance:
+        for index in range(count):
+            record = play_game(game, players, seed + index, record=False)
+            result = record.result or {"winner": None, "condition": "draw"}
+            side = result["winner"] or "draw"
+            wins[side] += 1
+            by_condition.setdefault(side, Counter())[result["condition"]] += 1
+            turns += record.turns
+            decisions += record.decisions
+            if index % 50 == 49:
+                advance(50)
+        advance(count % 50)
+    elapsed = time.perf_counter() - started
+    conditions = sorted({c for counter in by_condition.values() for c in counter})
+    ordered = {side: wins.get(side, 0) for side in (*game.players, "draw")}
+    return {
+        "game": game.name,
+        "games": count,
+        "seed": seed,
+        "options": game.options.to_json(),
+        "wins": ordered,
+        "conditions": conditions,
+        "by_condition": {side: dict(counter) for side, counter in by_condition.items()},
+        "mean_turns": turns / count,
+        "mean_decisions": decisions / count,
+        "seconds": elapsed,
+        "games_per_second": count / elapsed if elapsed else float("inf"),
+    }
+
+
+@app.command("replay")
+def replay_command(
+    log_path: Annotated[Path, typer.Argument(help="A log written by 'legalis play --log'.")],
+    as_json: JsonFlag = False,
+) -> None:
+    """Re-apply every move of a logged game, checking each; exit 1 if the result differs."""
+    try:
+        with log_path.open(encoding="utf-8") as handle:
+            parsed = parse_log(handle, source=str(log_path))
+    except OSError as error:
+        raise InputError(f"cannot read: {error.strerror}", source=str(log_path)) from error
+    header = parsed.header
+    game = load_game(str(header.get("game")), header.get("options"))
+    outcome = replay(game, parsed)
+    body = {
+        "game": game.name,
+        "seed": header.get("seed"),
+        "moves": outcome.moves,
+        "result": outcome.result,
+        "matches_log": outcome.matches_log,
+    }
+    if as_json:
+        _emit_json(body)
+    else:
+        out.print(f"replayed {outcome.moves} moves of {game.title} (seed {header.get('seed')})")
+        out.print(_result_text(outcome.result))
+        if outcome.matches_log is False:
+            out.print("[red]the replayed result differs from the log's result line[/red]")
+    _finish(EXIT_FINDINGS if outcome.matches_log is False else EXIT_OK)
+
+
+# ---------------------------------------------------------------------- verify
+
+
+@app.command("verify")
+def verify_command(
+    game_name: GameArg,
+    cards: Annotated[
+        Path | None,
+        typer.Option("--cards", help="A card list TOML to check instead of the bundled one."),
+    ] = None,
+    rules: Annotated[
+        Path | None, typer.Option("--rules", help="A rule-numbers TOML instead of the bundled one.")
+    ] = None,
+    option: OptionList = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Check the card data and prove the game's properties with Z3 (exit 1 on any finding)."""
+    from legalis.verify.sevenyears import verify_sevenyears  # z3 loads slowly: only when verifying
+
+    game = _game(game_name, option)
+    if game.name != "sevenyears":
+        raise InputError(f"no verifier for {game.name!r} yet", path="game", allowed=["sevenyears"])
+    report = verify_sevenyears(
+        raw_cards=_read_toml(cards), raw_game=_read_toml(rules), options=game.options
+    )
+    if as_json:
+        _emit_json(report.to_json())
+    else:
+        _print_report(report)
+    _finish(EXIT_OK if report.ok else EXIT_FINDINGS)
+
+
+def _read_toml(path: Path | None) -> dict[str, Any] | None:
+    if path is None:
+        return None
+    from legalis.model.sevenyears.data import read_toml
+
+    return read_toml(str(path))
+
+
+def _print_report(report: Any) -> None:
+    body = report.to_json()
+    findings = body.get("findings", [])
+    if findings:
+        table = Table("severity", "code", "where", "finding")
+        for finding in findings:
+            table.add_row(
+                finding["severity"], finding["code"], finding["subject"], finding["message"]
+            )
+        out.print(table)
+    else:
+        out.print("card data: every check passed")
+    proofs = body.get("proofs", [])
+    if proofs:
+        table = Table("claim", "result", "rule", "detail")
+        for proof in proofs:
+            status = "[green]proved[/green]" if proof["proved"] else "[red]counterexample[/red]"
+            detail = ""
+            if proof.get("bound") is not None:
+                detail = f"tight bound {proof['bound']}"
+            if not proof["proved"] and proof.get("counterexample"):
+                shown = ", ".join(f"{k}={v}" for k, v in list(proof["counterexample"].items())[:8])
+                detail = shown + (" ..." if len(proof["counterexample"]) > 8 else "")
+            table.add_row(proof["name"], status, proof["rule"], detail)
+        out.print(table)
+    out.print("verified: no findings" if report.ok else "[red]verification found problems[/red]")
+
+
+# ---------------------------------------------------------------------- demo
+
+
+@app.command("demo")
+def demo_command(
+    seed: SeedOpt = 7,
+    games_count: Annotated[int, typer.Option("--games", help="Games to simulate.", min=1)] = 500,
+    as_json: JsonFlag = False,
+) -> None:
+    """Show what legalis does, on the bundled Seven Years War data."""
+    from legalis.verify.sevenyears import verify_sevenyears
+
+    game = load_game("sevenyears")
+    state = _state_at(game, seed, "conflict")
+    view = state.legal_moves()
+    player = state.to_move
+    refused = _refused_lay(game, state)
+    players = {
+        "british": automatic_player("greedy", game),
+        "french": automatic_player("random", game),
+    }
+    record = play_game(game, players, seed)
+    stats = simulate(game, players, games_count, seed, show_progress=not as_json)
+    report = verify_sevenyears(options=game.options)
+    body = {
+        "games": games(),
+        "legal_moves": {
+            "state": {"turn": state.turn, "phase": state.phase, "to_move": player},
+            "count": view.count(),
+            "sample": [game.move_to_json(view.nth(i)) for i in range(min(5, view.count()))],
+            "refused": None
+            if refused is None
+            else {
+                "move": game.move_to_json(refused[0]),
+                "reason": refused[1].reason,
+                "rule": refused[1].rule,
+            },
+        },
+        "game": _record_json(game, record, with_moves=False),
+        "simulation": stats,
+        "verify": report.to_json(),
+    }
+    if as_json:
+        _emit_json(body)
+        return
+    out.rule("legalis: rules verifier and legal-move generator")
+    out.print(f"games registered: {', '.join(games())}")
+    out.rule(f"Legal moves: {game.title}, turn {state.turn}, {state.phase} phase")
+    for line in game.render(state, viewer=player):
+        out.print(line)
+    out.print(f"{view.count()} legal moves for {player}; the first few:")
+    for index in range(min(5, view.count())):
+        out.print(f"  {game.describe_move(view.nth(index))}")
+    if refused is not None:
+        move, why = refused
+        out.print(f"refused: {game.describe_move(move)}: {why.reason} [{why.rule}]")
+    out.rule(f"One game, seed {seed}: british greedy vs french random")
+    out.print(
+        f"{_result_text(record.result)} after {record.turns} turns, {record.decisions} decisions"
+    )
+    out.rule(f"{games_count} games, british greedy vs french random")
+    for side, count in stats["wins"].items():
+        out.print(f"  {side:<8} {count:>6} ({100 * count / games_count:.1f}%)")
+    out.print(
+        f"  {stats['games_per_second']:.0f} games/s, {stats['mean_turns']:.2f} turns per game"
+    )
+    out.rule("Verification: card data and Z3 proofs")
+    _print_report(report)
+
+
+def _refused_lay(game: Any, state: Any) -> tuple[Any, Any] | None:
+    """A lay of a card in hand that the rules refuse here, with the refusal."""
+    from legalis.model.sevenyears.moves import Lay
+
+    player = game.players.index(state.to_move)
+    view = state.legal_moves()
+    for card in sorted(set(state.hands[player])):
+        for area in range(len(game.data.areas)):
+            refusal = view.refusal(Lay(player, card, area))
+            if refusal is not None:
+                return Lay(player, card, area), refusal
+    return None
+
+
+# ---------------------------------------------------------------------- entry point
+
+
+def _internal_error() -> int:
+    with tempfile.NamedTemporaryFile(
+        "w", prefix="legalis-error-", suffix=".log", delete=False
+    ) as handle:
+        traceback.print_exc(file=handle)
+    err.print(f"internal error: {sys.exc_info()[1]!r}; traceback written to {handle.name}")
+    return EXIT_INTERNAL
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the CLI: one clear line per error, never a traceback on the terminal.
+
+    Usage errors are Typer's own (exit 2); commands end with ``typer.Exit``.
+    """
+    code = EXIT_OK
+    try:
+        app(args=argv, prog_name="legalis")
+    except SystemExit as done:
+        code = done.code if isinstance(done.code, int) else EXIT_INPUT
+    except LegalisError as error:
+        err.print(f"error: {error}", markup=False)
+        code = EXIT_INPUT
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        code = EXIT_INPUT
+    except Exception:
+        code = _internal_error()
+    sys.exit(code)

@@ -1,0 +1,56 @@
+"""The registry of rule systems.
+
+>>> games()
+['sevenyears']
+>>> load_game("sevenyears", {"reshuffle": "any_draw"}).options.reshuffle
+'any_draw'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from legalis.model.core.game import Game
+from legalis.model.errors import InputError
+from legalis.model.sevenyears.game import SevenYearsGame
+from legalis.model.sevenyears.options import SevenYearsOptions
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    name: str
+    title: str
+    make: Callable[[Mapping[str, Any] | None], Game]
+    option_names: tuple[str, ...]
+
+
+def _sevenyears(options: Mapping[str, Any] | None) -> Game:
+    return SevenYearsGame(SevenYearsOptions.from_json(dict(options) if options else None))
+
+
+_REGISTRY: dict[str, GameEntry] = {
+    "sevenyears": GameEntry(
+        "sevenyears",
+        SevenYearsGame.title,
+        _sevenyears,
+        tuple(SevenYearsOptions().to_json()),
+    ),
+}
+
+
+def games() -> list[str]:
+    """The names of the registered games."""
+    return sorted(_REGISTRY)
+
+
+def game_entry(name: str) -> GameEntry:
+    if name not in _REGISTRY:
+        raise InputError(f"unknown game {name!r}", path="game", allowed=games())
+    return _REGISTRY[name]
+
+
+def load_game(name: str, options: Mapping[str, Any] | None = None) -> Any:
+    """The game ``name`` with rule ``options`` (a mapping of option names to values)."""
+    return game_entry(name).make(options)

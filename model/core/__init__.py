@@ -1,0 +1,1 @@
+"""Pieces shared by every game model: the rule IR, logged randomness, move views."""

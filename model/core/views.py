@@ -1,0 +1,107 @@
+"""Lazy views of the legal moves at one decision, in the manner of python-chess.
+
+A view iterates, counts, answers ``in`` with a reason, and picks a uniformly random
+move by rank, so a random player never lists the moves to choose one.
+
+>>> view = ListView([("a",), ("b",)], lambda move: None if move in [("a",), ("b",)]
+...                 else Refusal("not offered", "rule 0"))
+>>> len(view), ("b",) in view, view.refusal(("c",)).reason
+(2, True, 'not offered')
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+M = TypeVar("M")
+
+
+class RandomSource(Protocol):
+    """What moves and chance draw on: ``random.Random`` and ``LoggedRandom`` both fit."""
+
+    def randrange(self, stop: int) -> int: ...
+
+    def shuffle(self, items: list[Any]) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why a move is not legal: a sentence and the rule that refuses it."""
+
+    reason: str
+    rule: str
+
+
+class MoveView(ABC, Generic[M]):
+    """The legal moves of one decision, computed on demand."""
+
+    @abstractmethod
+    def __iter__(self) -> Iterator[M]: ...
+
+    @abstractmethod
+    def count(self) -> int:
+        """How many legal moves there are, without listing them where possible."""
+
+    @abstractmethod
+    def nth(self, index: int) -> M:
+        """The move at position ``index`` of the iteration order."""
+
+    @abstractmethod
+    def refusal(self, move: object) -> Refusal | None:
+        """``None`` when ``move`` is legal here, else why not."""
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __bool__(self) -> bool:
+        return self.count() > 0
+
+    def __contains__(self, move: object) -> bool:
+        return self.refusal(move) is None
+
+    def random(self, rng: RandomSource) -> M:
+        """A uniformly random legal move, found by rank."""
+        return self.nth(rng.randrange(self.count()))
+
+    def filter(self, keep: Callable[[M], bool]) -> Iterator[M]:
+        """The legal moves for which ``keep`` is true, lazily."""
+        return (move for move in self if keep(move))
+
+
+class ListView(MoveView[M]):
+    """A view over a short, already known list of moves."""
+
+    def __init__(self, moves: Sequence[M], refuse: Callable[[object], Refusal | None]) -> None:
+        self._moves = moves
+        self._refuse = refuse
+
+    def __iter__(self) -> Iterator[M]:
+        return iter(self._moves)
+
+    def count(self) -> int:
+        return len(self._moves)
+
+    def nth(self, index: int) -> M:
+        return self._moves[index]
+
+    def refusal(self, move: object) -> Refusal | None:
+        return self._refuse(move)
+
+
+class SubsetView(MoveView[M]):
+    """A view whose moves are choices of items from a pool (discard these cards).
+
+    People choose by ticking items of :meth:`pool` rather than reading every
+    combination; :meth:`move_for` turns the ticked items into the move.
+    """
+
+    @abstractmethod
+    def pool(self) -> Sequence[object]:
+        """The items to choose from, in display order (copies repeated)."""
+
+    @abstractmethod
+    def move_for(self, chosen: Sequence[int]) -> M:
+        """The move that picks the items at positions ``chosen`` of :meth:`pool`."""

@@ -1,0 +1,64 @@
+"""The exception hierarchy of legalis.
+
+Every error legalis raises on purpose is a :class:`LegalisError`. The CLI maps the
+three families to exit codes: input errors and illegal moves exit 2, solver limits
+exit 3 only when they are not caught and reported.
+
+>>> try:
+...     raise InputError("no such game", path="game", allowed=["sevenyears"])
+... except LegalisError as err:
+...     print(err)
+game: no such game (allowed: sevenyears)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+class LegalisError(Exception):
+    """Base of every error legalis raises on purpose."""
+
+
+class InputError(LegalisError):
+    """Bad input: a file that cannot be read, an unknown name, a number out of range.
+
+    ``source`` names the file, ``path`` the field inside it (``hands.british[3]``),
+    ``allowed`` the values that would have been accepted.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        source: str | None = None,
+        path: str | None = None,
+        allowed: Iterable[object] | None = None,
+    ) -> None:
+        self.message = message
+        self.source = source
+        self.path = path
+        self.allowed = [str(value) for value in allowed] if allowed is not None else None
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        where = ":".join(part for part in (self.source, self.path) if part)
+        text = f"{where}: {self.message}" if where else self.message
+        if self.allowed is not None:
+            shown = ", ".join(self.allowed[:12])
+            more = f", ... ({len(self.allowed)} in all)" if len(self.allowed) > 12 else ""
+            text += f" (allowed: {shown}{more})"
+        return text
+
+
+class IllegalMoveError(LegalisError):
+    """A move that the rules refuse; ``rule`` names the rule that refuses it."""
+
+    def __init__(self, reason: str, *, rule: str) -> None:
+        self.reason = reason
+        self.rule = rule
+        super().__init__(f"illegal move: {reason} [{rule}]")
+
+
+class SolverLimitError(LegalisError):
+    """A solver gave up: a time-out, or a listing too large to produce."""

@@ -1,0 +1,1 @@
+"""The Seven Years War card game: cards, state, phases, moves and rules."""

@@ -1,0 +1,106 @@
+"""Named options for every place where the seed's rules leave a question open.
+
+Each option's question and the reason for its default are in
+``docs/rules-questions.md``.
+
+>>> SevenYearsOptions().turmoil_end
+'pass_is_final'
+>>> SevenYearsOptions.from_json({"difficulty_chooser": "owner"}).difficulty_chooser
+'owner'
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from legalis.model.errors import InputError
+
+CHOICES: dict[str, tuple[str, ...]] = {
+    "turmoil_end": ("pass_is_final", "two_passes_in_a_row"),
+    "conflict_end": ("pass_is_final", "two_passes_in_a_row"),
+    "difficulty_chooser": ("owner", "attacker"),
+    "difficulty_timing": ("simultaneous", "in_order"),
+    "tied_medals_status": ("nobody", "both"),
+    "reshuffle": ("plan_only", "any_draw"),
+    "first_to_draw": ("british", "french"),
+}
+FLAGS = ("effect_cards_in_conflict", "europe_win_ends_game")
+
+
+@dataclass(frozen=True)
+class SevenYearsOptions:
+    """The rule options; each default is the project's reading of the seed.
+
+    - ``turmoil_end`` / ``conflict_end``: does a pass end a player's part in the
+      phase (``pass_is_final``), or does the phase end only at two passes in a row?
+    - ``difficulty_chooser``: who picks the card a ``*`` card makes the opponent
+      discard: its ``owner`` (the opponent) or the ``attacker``.
+    - ``difficulty_timing``: do all ``*`` cards on the grid act (``simultaneous``),
+      or do they act in the order laid, a discarded one no longer acting?
+    - ``tied_medals_status``: with medals tied, is ``nobody`` Winning or Losing, or
+      ``both`` (both may use L and V cards)?
+    - ``reshuffle``: is the discard shuffled into a new deck only in the Plan phase
+      (``plan_only``), or for any draw that finds the deck empty (``any_draw``)?
+    - ``first_to_draw``: who draws and executes first in Plan and Execute.
+    - ``effect_cards_in_conflict``: may X/Z cards be laid in Conflict (force 0)?
+    - ``europe_win_ends_game``: does winning the European Campaign end the game at
+      once, or is the winner declared at the end of the last turn?
+    """
+
+    turmoil_end: str = "pass_is_final"
+    conflict_end: str = "pass_is_final"
+    difficulty_chooser: str = "owner"
+    difficulty_timing: str = "simultaneous"
+    tied_medals_status: str = "nobody"
+    reshuffle: str = "plan_only"
+    first_to_draw: str = "british"
+    effect_cards_in_conflict: bool = False
+    europe_win_ends_game: bool = True
+
+    def __post_init__(self) -> None:
+        for name, allowed in CHOICES.items():
+            if getattr(self, name) not in allowed:
+                raise InputError(
+                    f"bad value {getattr(self, name)!r}", path=f"options.{name}", allowed=allowed
+                )
+        for name in FLAGS:
+            if not isinstance(getattr(self, name), bool):
+                raise InputError(
+                    f"bad value {getattr(self, name)!r}",
+                    path=f"options.{name}",
+                    allowed=[True, False],
+                )
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, raw: Any, *, path: str = "options") -> SevenYearsOptions:
+        """Options from a JSON object; unknown names and bad values are input errors."""
+        if raw is None:
+            return cls()
+        if not isinstance(raw, dict):
+            raise InputError("options must be an object", path=path)
+        names = [field.name for field in fields(cls)]
+        for key in raw:
+            if key not in names:
+                raise InputError(f"unknown option {key!r}", path=f"{path}.{key}", allowed=names)
+        return cls(**raw)
+
+    @classmethod
+    def from_pairs(cls, pairs: list[str]) -> SevenYearsOptions:
+        """Options from ``name=value`` strings, as the CLI takes them.
+
+        >>> SevenYearsOptions.from_pairs(["europe_win_ends_game=false"]).europe_win_ends_game
+        False
+        """
+        raw: dict[str, Any] = {}
+        for pair in pairs:
+            name, sep, value = pair.partition("=")
+            if not sep:
+                raise InputError(f"expected name=value, got {pair!r}", path="--option")
+            raw[name.strip()] = {"true": True, "false": False}.get(
+                value.strip().lower(), value.strip()
+            )
+        return cls.from_json(raw)

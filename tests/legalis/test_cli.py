@@ -1,0 +1,248 @@
+"""The CLI end to end: exit codes, JSON output, logs and replays, the human player."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+import legalis.cli as cli
+from legalis.registry import load_game
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as done:
+        cli.main(list(argv))
+    captured = capsys.readouterr()
+    return int(done.value.code or 0), captured.out, captured.err
+
+
+def test_games_json_lists_the_registry(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "games", "--json")
+    assert code == 0
+    assert [row["name"] for row in json.loads(out)] == ["sevenyears"]
+
+
+def test_moves_count_matches_the_view_of_the_same_state(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "state.json"
+    code, _, _ = run(
+        capsys, "new", "sevenyears", "--seed", "3", "--phase", "conflict", "--out", str(path)
+    )
+    assert code == 0
+    state = load_game("sevenyears").state_from_json(json.loads(path.read_text()))
+    code, out, _ = run(
+        capsys, "moves", "sevenyears", "--state", str(path), "--json", "--limit", "1000"
+    )
+    body = json.loads(out)
+    assert code == 0 and body["count"] == len(list(state.legal_moves()))
+    assert len(body["moves"]) == body["count"] and not body["truncated"]
+
+
+def test_check_answers_yes_or_no_with_the_rule(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "state.json"
+    run(capsys, "new", "sevenyears", "--seed", "3", "--phase", "conflict", "--out", str(path))
+    state = load_game("sevenyears").state_from_json(json.loads(path.read_text()))
+    player = state.to_move
+    passing = json.dumps({"type": "pass", "player": player})
+    code, out, _ = run(
+        capsys, "moves", "sevenyears", "--state", str(path), "--check", passing, "--json"
+    )
+    assert code == 0 and json.loads(out)["legal"] is True
+    other = "french" if player == "british" else "british"
+    wrong = json.dumps({"type": "pass", "player": other})
+    code, out, _ = run(
+        capsys, "moves", "sevenyears", "--state", str(path), "--check", wrong, "--json"
+    )
+    body = json.loads(out)
+    assert code == 1 and body["legal"] is False and body["rule"].startswith("TURN SEQUENCE")
+
+
+def test_apply_refuses_an_illegal_move_with_exit_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "state.json"
+    run(capsys, "new", "sevenyears", "--seed", "1", "--out", str(path))
+    move = json.dumps({"type": "lay", "player": "british", "card": "Forts", "area": "europe"})
+    code, out, err = run(capsys, "apply", "sevenyears", "--state", str(path), "--move", move)
+    assert code == 2 and "illegal move" in err and "Traceback" not in err + out
+
+
+def test_apply_writes_the_next_state(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "state.json"
+    run(capsys, "new", "sevenyears", "--seed", "1", "--out", str(path))
+    before = json.loads(path.read_text())
+    assert before["pending"] == {"kind": "execute", "player": "british"}
+    keep = json.dumps({"type": "execute_discard", "player": "british", "cards": []})
+    code, out, _ = run(capsys, "apply", "sevenyears", "--state", str(path), "--move", keep)
+    after = json.loads(out)
+    # EXECUTE PHASE: discarding nothing leaves the hand as it was; the French decide next.
+    assert code == 0 and after["hands"]["british"] == before["hands"]["british"]
+    assert after["pending"] == {"kind": "execute", "player": "french"}
+
+
+def test_play_is_reproducible_and_its_log_replays(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    log = tmp_path / "game.jsonl"
+    args = (
+        "play",
+        "sevenyears",
+        "--british",
+        "greedy",
+        "--french",
+        "random",
+        "--seed",
+        "11",
+        "--json",
+    )
+    code, first, _ = run(capsys, *args, "--log", str(log))
+    _, second, _ = run(capsys, *args)
+    assert code == 0 and json.loads(first) == json.loads(second)
+    code, out, _ = run(capsys, "replay", str(log), "--json")
+    body = json.loads(out)
+    assert code == 0 and body["matches_log"] is True
+    assert body["result"] == json.loads(first)["result"]
+
+
+def test_replay_names_the_line_of_a_tampered_move(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    log = tmp_path / "game.jsonl"
+    run(capsys, "play", "sevenyears", "--british", "random", "--french", "random", "--seed", "2",
+        "--log", str(log), "--json")  # fmt: skip
+    lines = log.read_text().splitlines()
+    index = next(i for i, line in enumerate(lines) if '"type": "lay"' in line)
+    entry = json.loads(lines[index])
+    entry["move"]["player"] = "french" if entry["move"]["player"] == "british" else "british"
+    lines[index] = json.dumps(entry)
+    log.write_text("\n".join(lines) + "\n")
+    code, _, err = run(capsys, "replay", str(log))
+    assert code == 2 and f"line {index + 1}" in err
+
+
+def test_replay_reports_a_result_that_differs(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    log = tmp_path / "game.jsonl"
+    run(capsys, "play", "sevenyears", "--british", "random", "--french", "random", "--seed", "4",
+        "--log", str(log), "--json")  # fmt: skip
+    lines = log.read_text().splitlines()
+    last = json.loads(lines[-1])
+    last["result"] = {"winner": None, "condition": "draw"} if last["result"]["winner"] else {
+        "winner": "british", "condition": "medals"}  # fmt: skip
+    lines[-1] = json.dumps(last)
+    log.write_text("\n".join(lines) + "\n")
+    code, _, _ = run(capsys, "replay", str(log))
+    assert code == 1
+
+
+def test_simulate_json_adds_up(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", "sevenyears", "--games", "60", "--british", "random",
+                       "--french", "greedy", "--seed", "1", "--json")  # fmt: skip
+    body = json.loads(out)
+    assert code == 0 and sum(body["wins"].values()) == 60
+    assert sum(sum(c.values()) for c in body["by_condition"].values()) == 60
+    # GAME LENGTH: at most 7 turns; VICTORY: the three ways, or a draw.
+    assert 1 <= body["mean_turns"] <= 7
+    assert set(body["conditions"]) <= {"europe", "colonies", "medals", "draw"}
+    assert body["players"] == {"british": "random", "french": "greedy"}
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (("moves", "lod"), "unknown game 'lod'"),
+        (("moves", "sevenyears", "--state", "/no/such/file.json"), "cannot read"),
+        (("play", "sevenyears", "--british", "robot"), "unknown player 'robot'"),
+        (("simulate", "sevenyears", "--option", "reshuffle=sometimes"), "options.reshuffle"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], fragment: str
+) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and fragment in err and "Traceback" not in out + err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_a_state_file_with_a_bad_field_names_its_path(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "state.json"
+    run(capsys, "new", "sevenyears", "--seed", "1", "--out", str(path))
+    raw = json.loads(path.read_text())
+    raw["hands"]["british"][2] = "Napoleon"
+    path.write_text(json.dumps(raw))
+    code, _, err = run(capsys, "moves", "sevenyears", "--state", str(path))
+    assert code == 2 and "hands.british[2]" in err and "Napoleon" in err
+
+
+def test_an_internal_error_exits_3_and_writes_the_traceback(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(cli, "load_game", broken)
+    code, out, err = run(capsys, "replay", str(Path(__file__).parent / "data" / "short-game.jsonl"))
+    assert code == 3 and "Traceback" not in out + err
+    log_path = err.split("traceback written to ")[1].split()[0]
+    assert "RuntimeError: boom" in Path(log_path).read_text()
+    os.unlink(log_path)
+
+
+def _legalis() -> list[str]:
+    found = shutil.which("legalis", path=str(Path(sys.executable).parent))
+    return [found] if found else [sys.executable, "-m", "legalis"]
+
+
+def test_a_human_plays_a_whole_game_at_the_terminal() -> None:
+    command = [*_legalis(), "play", "sevenyears", "--british", "human", "--french", "greedy"]
+    command += ["--seed", "7"]
+    child = pexpect.spawn(
+        command[0], command[1:], encoding="utf-8", timeout=30, dimensions=(50, 200)
+    )
+    prompts = [r"Numbers of the cards to discard", r"Your move, british \(1-(\d+)", pexpect.EOF]
+    answered = {"discard": 0, "numbered": 0}
+    first = True
+    while True:
+        which = child.expect(prompts)
+        if which == 0:
+            child.sendline("1 2" if first else "")
+            answered["discard"] += 1
+        elif which == 1:
+            if first:  # a wrong answer is asked again, not taken
+                child.sendline("999")
+                child.expect("Type a number from 1 to")
+                first = False
+                continue
+            child.sendline(child.match.group(1))  # the last listed move
+            answered["numbered"] += 1
+        else:
+            break
+        first = False
+    child.close()
+    assert child.exitstatus == 0, child.before
+    assert answered["discard"] >= 1 and answered["numbered"] >= 1
+    assert "wins" in child.before or "draw" in child.before
+
+
+def test_a_human_who_quits_ends_with_exit_2() -> None:
+    command = [*_legalis(), "play", "sevenyears", "--british", "human", "--seed", "7"]
+    child = pexpect.spawn(
+        command[0], command[1:], encoding="utf-8", timeout=30, dimensions=(50, 200)
+    )
+    child.expect("Numbers of the cards to discard")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2 and "abandoned" in child.before
