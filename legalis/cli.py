@@ -21,7 +21,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-from rich.table import Table
+from rich.table import Column, Table
 
 from legalis.model.core.randomness import LoggedRandom
 from legalis.model.errors import InputError, LegalisError
@@ -184,6 +184,11 @@ def new_command(
     """Write a state at a decision point, reached by seeded random play."""
     game = _game(game_name, option)
     state = _state_at(game, seed, phase)
+    _write_state(state, output)
+
+
+def _write_state(state: Any, output: Path | None) -> None:
+    """The state as JSON on stdout, or in ``output`` with a line saying where it stands."""
     text = json.dumps(state.to_json(), indent=2) + "\n"
     if output is None:
         sys.stdout.write(text)
@@ -232,17 +237,19 @@ def moves_command(
     view = state.legal_moves()
     if check is not None:
         move = _parse_move_text(game, check)
-        refused = view.refusal(move)
-        answer = {"move": game.move_to_json(move), "legal": refused is None}
-        if refused is not None:
-            answer.update(reason=refused.reason, rule=refused.rule)
+        verdict = view.verdict(move)
+        answer = {
+            "move": game.move_to_json(move),
+            "legal": verdict.legal,
+            "reason": verdict.reason,
+            "rule": verdict.rule,
+        }
         if as_json:
             _emit_json(answer)
-        elif refused is None:
-            out.print(f"legal: {game.describe_move(move)}")
         else:
-            out.print(f"illegal: {refused.reason} [{refused.rule}]")
-        _finish(EXIT_OK if refused is None else EXIT_FINDINGS)
+            word = "legal" if verdict.legal else "illegal"
+            out.print(f"{word}: {game.describe_move(move)}: {verdict.reason} [{verdict.rule}]")
+        _finish(EXIT_OK if verdict.legal else EXIT_FINDINGS)
         return
     total = view.count()
     listed = [] if count else [view.nth(i) for i in range(min(limit, total))]
@@ -273,12 +280,7 @@ def apply_command(
     """Apply one move to a state and write the next state (illegal moves exit 2 with the rule)."""
     game, state = _load_state(game_name, state_path, 0, None)
     state.play(_parse_move_text(game, move_text))
-    text = json.dumps(state.to_json(), indent=2) + "\n"
-    if output is None:
-        sys.stdout.write(text)
-    else:
-        output.write_text(text, encoding="utf-8")
-        err.print(f"wrote {output}: turn {state.turn}, {state.phase}, {state.to_move} to move")
+    _write_state(state, output)
 
 
 # ---------------------------------------------------------------------- playing
@@ -528,7 +530,7 @@ def _print_report(report: Any) -> None:
         out.print("card data: every check passed")
     proofs = body.get("proofs", [])
     if proofs:
-        table = Table("claim", "result", "rule", "detail")
+        table = Table(Column("claim", no_wrap=True), "result", "rule", "detail")
         for proof in proofs:
             status = "[green]proved[/green]" if proof["proved"] else "[red]counterexample[/red]"
             detail = ""

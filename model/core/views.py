@@ -7,6 +7,8 @@ move by rank, so a random player never lists the moves to choose one.
 ...                 else Refusal("not offered", "rule 0"))
 >>> len(view), ("b",) in view, view.refusal(("c",)).reason
 (2, True, 'not offered')
+>>> view.verdict(("a",)).legal, view.verdict(("c",)).legal
+(True, False)
 """
 
 from __future__ import annotations
@@ -22,15 +24,24 @@ M = TypeVar("M")
 class RandomSource(Protocol):
     """What moves and chance draw on: ``random.Random`` and ``LoggedRandom`` both fit."""
 
-    def randrange(self, stop: int) -> int: ...
+    def randrange(self, stop: int, /) -> int: ...
 
-    def shuffle(self, items: list[Any]) -> None: ...
+    def shuffle(self, items: list[Any], /) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
 class Refusal:
     """Why a move is not legal: a sentence and the rule that refuses it."""
 
+    reason: str
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """Whether a move is legal here, and the reason with the rule either way."""
+
+    legal: bool
     reason: str
     rule: str
 
@@ -53,6 +64,17 @@ class MoveView(ABC, Generic[M]):
     def refusal(self, move: object) -> Refusal | None:
         """``None`` when ``move`` is legal here, else why not."""
 
+    def justification(self, move: M) -> Verdict:
+        """Why a legal ``move`` is legal; views override this with the rule that admits it."""
+        return Verdict(True, f"one of the {self.count()} legal moves here", "")
+
+    def verdict(self, move: object) -> Verdict:
+        """Legal or not, with the reason and the rule."""
+        refused = self.refusal(move)
+        if refused is not None:
+            return Verdict(False, refused.reason, refused.rule)
+        return self.justification(move)  # type: ignore[arg-type]
+
     def __len__(self) -> int:
         return self.count()
 
@@ -74,9 +96,15 @@ class MoveView(ABC, Generic[M]):
 class ListView(MoveView[M]):
     """A view over a short, already known list of moves."""
 
-    def __init__(self, moves: Sequence[M], refuse: Callable[[object], Refusal | None]) -> None:
+    def __init__(
+        self,
+        moves: Sequence[M],
+        refuse: Callable[[object], Refusal | None],
+        justify: Callable[[M], Verdict] | None = None,
+    ) -> None:
         self._moves = moves
         self._refuse = refuse
+        self._justify = justify
 
     def __iter__(self) -> Iterator[M]:
         return iter(self._moves)
@@ -89,6 +117,9 @@ class ListView(MoveView[M]):
 
     def refusal(self, move: object) -> Refusal | None:
         return self._refuse(move)
+
+    def justification(self, move: M) -> Verdict:
+        return self._justify(move) if self._justify else super().justification(move)
 
 
 class SubsetView(MoveView[M]):

@@ -241,9 +241,18 @@ def check_game(raw_game: Mapping[str, Any]) -> list[DataProblem]:
         or raw_game[key] < 1
     ]
     areas = raw_game.get("area")
-    codes = [area.get("code") for area in areas] if isinstance(areas, list) else []
+    if not isinstance(areas, list) or not all(isinstance(area, dict) for area in areas):
+        return [*problems, DataProblem("areas", "area", "expected four [[area]] tables")]
+    codes = [area.get("code") for area in areas]
     if sorted(str(code) for code in codes) != sorted("ENIW"):
         problems.append(DataProblem("areas", "area", f"the four areas are E, N, I, W, not {codes}"))
+    for index, area in enumerate(areas):
+        if not isinstance(area.get("name"), str) or not isinstance(area.get("colonial"), bool):
+            problems.append(
+                DataProblem("areas", f"area[{index}]", "an area needs a name, colonial true/false")
+            )
+    if [area.get("colonial") for area in areas].count(False) != 1:
+        problems.append(DataProblem("areas", "area", "exactly one area (Europe) is not colonial"))
     return problems
 
 

@@ -87,20 +87,3 @@ class SevenYearsOptions:
             if key not in names:
                 raise InputError(f"unknown option {key!r}", path=f"{path}.{key}", allowed=names)
         return cls(**raw)
-
-    @classmethod
-    def from_pairs(cls, pairs: list[str]) -> SevenYearsOptions:
-        """Options from ``name=value`` strings, as the CLI takes them.
-
-        >>> SevenYearsOptions.from_pairs(["europe_win_ends_game=false"]).europe_win_ends_game
-        False
-        """
-        raw: dict[str, Any] = {}
-        for pair in pairs:
-            name, sep, value = pair.partition("=")
-            if not sep:
-                raise InputError(f"expected name=value, got {pair!r}", path="--option")
-            raw[name.strip()] = {"true": True, "false": False}.get(
-                value.strip().lower(), value.strip()
-            )
-        return cls.from_json(raw)

@@ -25,7 +25,14 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from legalis.model.core.multisets import SubMultisets, nth_permutation, permutations_count
-from legalis.model.core.views import ListView, MoveView, RandomSource, Refusal, SubsetView
+from legalis.model.core.views import (
+    ListView,
+    MoveView,
+    RandomSource,
+    Refusal,
+    SubsetView,
+    Verdict,
+)
 from legalis.model.errors import IllegalMoveError, InputError
 from legalis.model.sevenyears.data import (
     BRITISH,
@@ -64,6 +71,7 @@ RULE_EXECUTE = "EXECUTE PHASE: discard up to 5 cards and draw replacements"
 RULE_DIFFICULTY = "DIFFICULTY PHASE: the opponent discards a card from the same area"
 RULE_PLAN = "PLAN PHASE: if the deck runs out, shuffle the discard and draw from it"
 RULE_ORDER = "TURN SEQUENCE: the phase and the player on turn"
+RULE_COIN = "TURMOIL PHASE, CONFLICT PHASE: flip a coin"
 CONDITIONS = ("europe", "colonies", "medals", "draw")
 
 
@@ -242,7 +250,11 @@ class SevenYearsState:
         if kind == "shuffle":
             return ShuffleView(self)
         if kind == "coin":
-            return ListView([CoinFlip(BRITISH), CoinFlip(FRENCH)], self._refuse_coin)
+            return ListView(
+                [CoinFlip(BRITISH), CoinFlip(FRENCH)],
+                self._refuse_coin,
+                lambda move: Verdict(True, "either player may win the coin flip", RULE_COIN),
+            )
         if kind == "random_discard":
             return RandomDiscardView(self, self.pending[1], self.pending[2])
         return ListView([], lambda move: Refusal("the game is over", "VICTORY"))
@@ -379,7 +391,19 @@ class SevenYearsState:
                 )
             return None
 
-        return ListView(moves, refuse)
+        def justify(move: Move) -> Verdict:
+            if isinstance(move, Pass):
+                return Verdict(True, "a player may pass instead of playing a card", RULE_TURMOIL)
+            assert isinstance(move, PlayEffect)
+            card = self.data.cards[move.card]
+            return Verdict(
+                True,
+                f"{card.name} is an {card.effect} card in hand that {PLAYERS[player]} "
+                f"may use ({card.use})",
+                f"{RULE_TURMOIL}; {RULE_USE}",
+            )
+
+        return ListView(moves, refuse, justify)
 
     def _difficulty_view(self) -> ListView[Move]:
         _, chooser, victim, area = self.pending
@@ -404,7 +428,17 @@ class SevenYearsState:
                 )
             return None
 
-        return ListView(moves, refuse)
+        def justify(move: Move) -> Verdict:
+            assert isinstance(move, DifficultyDiscard)
+            return Verdict(
+                True,
+                f"a * card makes {PLAYERS[victim]} discard a card from "
+                f"{self.data.areas[area].name}; {self._card_name(move.card)} is one of "
+                f"his there, chosen by {PLAYERS[chooser]}",
+                RULE_DIFFICULTY,
+            )
+
+        return ListView(moves, refuse, justify)
 
     def _effect_ok(self, player: int) -> tuple[bool, ...]:
         return self.rules.tables.effect_ok[self.status_index(player)][player]
@@ -802,6 +836,14 @@ class ExecuteView(SubsetView[ExecuteDiscard]):
     def nth(self, index: int) -> ExecuteDiscard:
         return ExecuteDiscard(self.player, self.picks.nth(index))
 
+    def justification(self, move: ExecuteDiscard) -> Verdict:
+        hand = len(self.state.hands[self.player])
+        return Verdict(
+            True,
+            f"{len(move.cards)} of the {hand} cards in hand, at most {self.limit} may go",
+            RULE_EXECUTE,
+        )
+
     def refusal(self, move: object) -> Refusal | None:
         wrong = self.state._wrong_turn(move, "execute", self.player)
         if wrong is not None:
@@ -847,6 +889,18 @@ class ConflictView(MoveView[Lay | Pass]):
                 return Lay(self.player, card, areas[index])
             index -= len(areas)
         raise IndexError(index)
+
+    def justification(self, move: Lay | Pass) -> Verdict:
+        if isinstance(move, Pass):
+            return Verdict(True, "a player may stop laying cards", RULE_CONFLICT)
+        card = self.state.data.cards[move.card]
+        area = self.state.data.areas[move.area].name
+        return Verdict(
+            True,
+            f"{card.name} is in hand, {PLAYERS[self.player]} may use it ({card.use}), its "
+            f"location {card.location} admits {area}, and {area} is not a won Campaign",
+            f"{RULE_CONFLICT}; {RULE_USE}; {RULE_LOCATION}",
+        )
 
     def refusal(self, move: object) -> Refusal | None:
         state = self.state
@@ -897,6 +951,9 @@ class ShuffleView(MoveView[Shuffle]):
     def nth(self, index: int) -> Shuffle:
         return Shuffle(nth_permutation(self.counts, index))
 
+    def justification(self, move: Shuffle) -> Verdict:
+        return Verdict(True, f"an order of the {len(move.order)} discarded cards", RULE_PLAN)
+
     def refusal(self, move: object) -> Refusal | None:
         if self.state.pending[0] != "shuffle" or not isinstance(move, Shuffle):
             return Refusal(f"the game awaits {self.state._awaits()}", RULE_ORDER)
@@ -921,6 +978,11 @@ class RandomDiscardView(MoveView[RandomDiscard]):
 
     def nth(self, index: int) -> RandomDiscard:
         return RandomDiscard(self.victim, self.picks.nth(index))
+
+    def justification(self, move: RandomDiscard) -> Verdict:
+        return Verdict(
+            True, f"{len(move.cards)} cards of {PLAYERS[self.victim]}'s hand", RULE_TURMOIL
+        )
 
     def refusal(self, move: object) -> Refusal | None:
         if self.state.pending[0] != "random_discard" or not isinstance(move, RandomDiscard):

@@ -14,6 +14,8 @@ import pytest
 import legalis.cli as cli
 from legalis.registry import load_game
 
+ROOT = Path(__file__).resolve().parents[2]
+
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     with pytest.raises(SystemExit) as done:
@@ -246,3 +248,29 @@ def test_a_human_who_quits_ends_with_exit_2() -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 2 and "abandoned" in child.before
+
+
+def test_verify_exits_1_only_when_a_claim_fails(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "verify", "sevenyears", "--json")
+    assert code == 0 and json.loads(out)["findings"] == []
+    code, out, _ = run(capsys, "verify", "sevenyears", "--option", "reshuffle=any_draw", "--json")
+    failed = {f["subject"] for f in json.loads(out)["findings"] if f["code"] == "proof.failed"}
+    assert code == 1 and "turmoil-rank" in failed
+
+
+def test_verify_reads_a_broken_card_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    cards = tmp_path / "cards.toml"
+    text = (ROOT / "model" / "sevenyears" / "cards.toml").read_text()
+    cards.write_text(text.replace("force = 7", "force = 8", 1))
+    code, out, _ = run(capsys, "verify", "sevenyears", "--cards", str(cards), "--json")
+    codes = {f["code"] for f in json.loads(out)["findings"]}
+    assert code == 1 and "data.force-range" in codes
+
+
+def test_demo_shows_moves_a_game_a_simulation_and_proofs(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "demo", "--games", "20", "--json")
+    body = json.loads(out)
+    assert code == 0 and body["games"] == ["sevenyears"]
+    assert body["legal_moves"]["count"] >= 2 and body["legal_moves"]["refused"]["rule"]
+    assert sum(body["simulation"]["wins"].values()) == 20
+    assert body["verify"]["findings"] == [] and body["game"]["result"] is not None

@@ -1,0 +1,108 @@
+"""Findings and the report that gathers them: what ``legalis verify`` hands back.
+
+A :class:`Finding` is one thing a check or a proof turned up; a
+:class:`VerifyReport` holds every finding of a run with the proof results. Both
+are game-neutral and serialise to plain JSON.
+
+>>> report = VerifyReport("demo", (Finding("data.copies-positive", "error", "card[3].copies",
+...                                        "copies must be 1 or more", "CARD LIST"),))
+>>> report.ok, report.to_json()["findings"][0]["code"]
+(False, 'data.copies-positive')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from legalis.solver.z3backend import ProofResult
+
+SEVERITIES = ("error", "warning", "info")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One result of a check: ``code`` names the check (``data.force-range``,
+    ``proof.failed``), ``subject`` what it is about (a field path, a claim),
+    ``rule`` the rule text it rests on, ``witness`` the values that show it.
+
+    >>> Finding("proof.failed", "error", "medal-bound", "broken", "MEDALS", {"x": 1}).witness
+    {'x': 1}
+    """
+
+    code: str
+    severity: str
+    subject: str
+    message: str
+    rule: str
+    witness: dict[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        if self.severity not in SEVERITIES:
+            allowed = ", ".join(SEVERITIES)
+            raise ValueError(f"severity must be one of {allowed}, not {self.severity!r}")
+
+    def to_json(self) -> dict[str, Any]:
+        """A plain JSON object of the finding.
+
+        >>> sorted(Finding("c", "info", "s", "m", "r").to_json())
+        ['code', 'message', 'rule', 'severity', 'subject', 'witness']
+        """
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "subject": self.subject,
+            "message": self.message,
+            "rule": self.rule,
+            "witness": self.witness,
+        }
+
+
+@dataclass(frozen=True)
+class VerifyReport:
+    """Everything one verification run found.
+
+    ``ok`` holds when no finding is an error. ``proofs_skipped`` says why no
+    claim was put to the prover (broken data), or is ``None`` when they all were.
+
+    >>> VerifyReport("demo").ok
+    True
+    """
+
+    game: str
+    findings: tuple[Finding, ...] = ()
+    proofs: tuple[ProofResult, ...] = ()
+    proofs_skipped: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not any(finding.severity == "error" for finding in self.findings)
+
+    def codes(self) -> set[str]:
+        """The codes of every finding, for quick membership tests.
+
+        >>> VerifyReport("demo", (Finding("data.use-letter", "error", "p", "m", "r"),)).codes()
+        {'data.use-letter'}
+        """
+        return {finding.code for finding in self.findings}
+
+    def proof(self, name: str) -> ProofResult:
+        """The result for the claim called ``name``; ``KeyError`` if none was proved."""
+        for result in self.proofs:
+            if result.name == name:
+                return result
+        raise KeyError(name)
+
+    def to_json(self) -> dict[str, Any]:
+        """A plain JSON object: the verdict, every finding and every proof result.
+
+        >>> VerifyReport("demo", proofs_skipped="broken data").to_json()["proofs_skipped"]
+        'broken data'
+        """
+        return {
+            "game": self.game,
+            "ok": self.ok,
+            "findings": [finding.to_json() for finding in self.findings],
+            "proofs": [result.to_json() for result in self.proofs],
+            "proofs_skipped": self.proofs_skipped,
+        }
