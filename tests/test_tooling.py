@@ -30,7 +30,10 @@ def installed_layout(target: Path, *, copy: bool) -> Path:
     """``target/legalis`` laid out as the installed package, by links or by copies."""
     package = target / "legalis"
     package.mkdir(parents=True)
-    sources = [(ROOT / "legalis" / entry.name, package / entry.name) for entry in (ROOT / "legalis").iterdir()]
+    sources = [
+        (ROOT / "legalis" / entry.name, package / entry.name)
+        for entry in (ROOT / "legalis").iterdir()
+    ]
     sources += [(ROOT / layer, package / layer) for layer in LAYERS]
     for source, destination in sources:
         if source.name == "__pycache__":
@@ -61,7 +64,9 @@ def test_ruff_finds_nothing() -> None:
 
 
 def test_mypy_strict_finds_nothing(linked: Path) -> None:
-    done = run([tool("mypy"), "--config-file", str(ROOT / "pyproject.toml"), "-p", "legalis"], linked)
+    done = run(
+        [tool("mypy"), "--config-file", str(ROOT / "pyproject.toml"), "-p", "legalis"], linked
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
 

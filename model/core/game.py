@@ -46,6 +46,7 @@ class Game(Protocol):
 
     name: str
     title: str
+
     @property
     def players(self) -> tuple[str, ...]: ...
 

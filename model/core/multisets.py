@@ -34,7 +34,7 @@ class SubMultisets(Generic[K]):
         self.lo = max(lo, 0)
         self.hi = min(hi, total)
         # exact[i][s]: how many ways keys i.. make exactly size s
-        size = self.hi + 1
+        size = max(self.hi, 0) + 1
         exact = [[0] * size for _ in range(len(self.keys) + 1)]
         exact[len(self.keys)][0] = 1
         for i in range(len(self.keys) - 1, -1, -1):

@@ -13,10 +13,13 @@ move by rank, so a random player never lists the moves to choose one.
 
 from __future__ import annotations
 
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
+
+from legalis.model.errors import SolverLimitError
 
 M = TypeVar("M")
 
@@ -76,7 +79,10 @@ class MoveView(ABC, Generic[M]):
         return self.justification(move)  # type: ignore[arg-type]
 
     def __len__(self) -> int:
-        return self.count()
+        total = self.count()
+        if total > sys.maxsize:
+            raise SolverLimitError(f"{total} moves are too many for len(); use count()")
+        return total
 
     def __bool__(self) -> bool:
         return self.count() > 0

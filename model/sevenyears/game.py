@@ -15,7 +15,7 @@ from legalis.model.sevenyears.data import PLAYERS, SevenYearsData, area_key, loa
 from legalis.model.sevenyears.heuristics import greedy_move
 from legalis.model.sevenyears.moves import Move, describe, move_from_json, move_to_json
 from legalis.model.sevenyears.options import SevenYearsOptions
-from legalis.model.sevenyears.state import SevenYearsRules, SevenYearsState, state_from_json
+from legalis.model.sevenyears.state import SevenYearsState, rules_for, state_from_json
 
 
 class SevenYearsGame:
@@ -30,7 +30,7 @@ class SevenYearsGame:
     ) -> None:
         self.options = options or SevenYearsOptions()
         self.data = data or load_data()
-        self._rules = SevenYearsRules(self.data, self.options)
+        self._rules = rules_for(self.data, self.options)
 
     def new_initial_state(self) -> SevenYearsState:
         """The opening position: the 88 cards wait for the first shuffle."""
@@ -78,8 +78,7 @@ class SevenYearsGame:
             )
             lines.append(
                 f"  {area.name:<14} medals B {state.medals[0][index]} "
-                f"F {state.medals[1][index]}{won}"
-                + (f"  laid: {laid}" if laid else "")
+                f"F {state.medals[1][index]}{won}" + (f"  laid: {laid}" if laid else "")
             )
         if viewer in PLAYERS:
             hand = sorted(state.hands[PLAYERS.index(viewer)])

@@ -143,7 +143,7 @@ def move_from_json(raw: Any, data: SevenYearsData, *, path: str = "move") -> Mov
     if not isinstance(raw, dict):
         raise InputError("a move is a JSON object", path=path)
     kind = raw.get("type")
-    if kind not in _FIELDS:
+    if not isinstance(kind, str) or kind not in _FIELDS:
         raise InputError(f"unknown move type {kind!r}", path=f"{path}.type", allowed=_FIELDS)
     extra = set(raw) - {"type", *_FIELDS[kind]}
     if extra:

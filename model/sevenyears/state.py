@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from functools import cache
 from typing import Any
 
 from legalis.model.core.multisets import SubMultisets, nth_permutation, permutations_count
@@ -88,15 +89,13 @@ class SevenYearsRules:
         first = PLAYERS.index(options.first_to_draw)
         self.draw_order = (first, 1 - first)
         self.europe = [area.colonial for area in data.areas].index(False)
+        self.options_json = options.to_json()
 
 
-_DEFAULT_RULES: list[SevenYearsRules] = []
-
-
-def default_rules() -> SevenYearsRules:
-    if not _DEFAULT_RULES:
-        _DEFAULT_RULES.append(SevenYearsRules(load_data(), SevenYearsOptions()))
-    return _DEFAULT_RULES[0]
+@cache
+def rules_for(data: SevenYearsData, options: SevenYearsOptions) -> SevenYearsRules:
+    """The shared rules of every state with this data and these options."""
+    return SevenYearsRules(data, options)
 
 
 class SevenYearsState:
@@ -157,11 +156,7 @@ class SevenYearsState:
         cls, options: SevenYearsOptions | None = None, data: SevenYearsData | None = None
     ) -> SevenYearsState:
         """The opening position: all 88 cards wait to be shuffled into the deck."""
-        if options is None and data is None:
-            rules = default_rules()
-        else:
-            rules = SevenYearsRules(data or load_data(), options or SevenYearsOptions())
-        return cls.opening(rules)
+        return cls.opening(rules_for(data or load_data(), options or SevenYearsOptions()))
 
     @classmethod
     def opening(cls, rules: SevenYearsRules) -> SevenYearsState:
@@ -739,6 +734,36 @@ class SevenYearsState:
             problems.append(f"turn: {self.turn} is outside 1-{data.turns}")
         if (self.phase == OVER) != (self.result is not None):
             problems.append("result: a result exactly when the game is over")
+        return problems + self._control_problems()
+
+    def _control_problems(self) -> list[str]:
+        """The bookkeeping of the phase in progress is one the engine could have made."""
+        problems = []
+        steps = {PLAN: 1, TURMOIL: 2, CONFLICT: 2, DIFFICULTY: 1}
+        if self.step > steps.get(self.phase, 0):
+            problems.append(f"step: {self.step} is past the last step of the {self.phase} phase")
+        if self.execute_queue and self.phase != EXECUTE:
+            problems.append(f"execute_queue: players queued to execute in the {self.phase} phase")
+        if self.difficulty_queue and self.phase != DIFFICULTY:
+            problems.append(f"difficulty_queue: discards queued in the {self.phase} phase")
+        if self.owed_random and self.phase != TURMOIL:
+            problems.append(f"owed_random_discards: random discards owed in the {self.phase} phase")
+        for index, (victim, count) in enumerate(self.owed_random):
+            if count > min(self.data.x_discards, len(self.hands[victim])):
+                problems.append(
+                    f"owed_random_discards[{index}].cards: {count} random discards owed by "
+                    f"{PLAYERS[victim]}, who holds {len(self.hands[victim])} cards"
+                )
+        if self.phase in (TURMOIL, CONFLICT) and self.step == 2 and self._phase_continues():
+            ending = (
+                self.options.turmoil_end if self.phase == TURMOIL else self.options.conflict_end
+            )
+            if self.current not in (BRITISH, FRENCH):
+                problems.append(f"current: the {self.phase} phase needs a player on turn")
+            elif ending == "pass_is_final" and not self.active[self.current]:
+                problems.append(
+                    f"current: {PLAYERS[self.current]} has passed and is out of the phase"
+                )
         return problems
 
     # ------------------------------------------------------------------ JSON
@@ -761,7 +786,7 @@ class SevenYearsState:
             pending.update(player=PLAYERS[self.pending[1]], cards=self.pending[2])
         return {
             "game": "sevenyears",
-            "options": self.options.to_json(),
+            "options": dict(self.rules.options_json),
             "turn": self.turn,
             "phase": self.phase,
             "step": self.step,
@@ -1083,11 +1108,7 @@ class _Reader:
         if raw["game"] != "sevenyears":
             raise self.fail(f"this is a {raw['game']!r} state", "game", ["sevenyears"])
         options = SevenYearsOptions.from_json(raw["options"])
-        if options == SevenYearsOptions() and self.data is load_data():
-            rules = default_rules()
-        else:
-            rules = SevenYearsRules(self.data, options)
-        state = SevenYearsState(rules)
+        state = SevenYearsState(rules_for(self.data, options))
         data = self.data
         state.turn = self.integer(raw["turn"], "turn", 1, data.turns)
         if raw["phase"] not in PHASES:
@@ -1180,6 +1201,11 @@ class _Reader:
             raise self.fail(
                 f"does not follow from the state, which awaits {state.to_json()['pending']}",
                 "pending",
+            )
+        if "to_move" in raw and raw["to_move"] != state.to_move:
+            raise self.fail(
+                f"{raw['to_move']!r} does not follow from the state: {state.to_move} is to move",
+                "to_move",
             )
         return state
 

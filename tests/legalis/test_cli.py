@@ -258,7 +258,9 @@ def test_verify_exits_1_only_when_a_claim_fails(capsys: pytest.CaptureFixture[st
     assert code == 1 and "turmoil-rank" in failed
 
 
-def test_verify_reads_a_broken_card_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_verify_reads_a_broken_card_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     cards = tmp_path / "cards.toml"
     text = (ROOT / "model" / "sevenyears" / "cards.toml").read_text()
     cards.write_text(text.replace("force = 7", "force = 8", 1))
@@ -267,7 +269,9 @@ def test_verify_reads_a_broken_card_file(capsys: pytest.CaptureFixture[str], tmp
     assert code == 1 and "data.force-range" in codes
 
 
-def test_demo_shows_moves_a_game_a_simulation_and_proofs(capsys: pytest.CaptureFixture[str]) -> None:
+def test_demo_shows_moves_a_game_a_simulation_and_proofs(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     code, out, _ = run(capsys, "demo", "--games", "20", "--json")
     body = json.loads(out)
     assert code == 0 and body["games"] == ["sevenyears"]
