@@ -326,3 +326,25 @@ def test_abstract_turmoil_and_conflict_match_the_engine(options: SevenYearsOptio
             seen[kind] += 1
             seen["effects"] += isinstance(chosen, PlayEffect)
     assert seen["turmoil"] > 50 and seen["conflict"] > 200 and seen["effects"] > 20
+
+
+def test_a_card_rule_that_forgets_won_campaigns_fails_the_closed_claim(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import legalis.model.sevenyears.properties as properties
+    from legalis.model.core.ir import Const
+    from legalis.model.sevenyears import rules
+
+    def forgetful_may_lay(
+        data: Any, options: Any, player: Any, card: Any, area: Any, *rest: Any
+    ) -> Any:
+        # the won-Campaign test dropped: every area counts as open
+        return rules.may_lay(data, options, player, card, area, Const(False), *rest[1:])
+
+    monkeypatch.setattr(properties, "may_lay", forgetful_may_lay)
+    claim = properties.closed_campaign_gets_no_cards(load_data(), SevenYearsOptions())
+    result = prove(claim)
+    # AFTERMATH PHASE: a won Campaign takes no more cards; the broken rule lets one in.
+    assert not result.proved and result.counterexample is not None
+    assert result.counterexample["closed"] is True
+    assert_true_counterexample(claim, result.counterexample)
