@@ -255,15 +255,20 @@ def test_keeping_the_whole_hand_draws_nothing(h):
 # ---------------------------------------------------------------------- TURMOIL PHASE
 
 
-def turmoil(h, british, french, *, current="british", **fields):
+def in_phase(h, phase, british, french, *, current="british", **fields):
+    """A state in ``phase`` after its coin flip, ``current`` on turn, both players active."""
     return h.build(
-        phase="turmoil",
+        phase=phase,
         step=2,
         current=current,
         active=dict(BOTH_ACTIVE),
         hands={"british": british, "french": french},
         **fields,
     )
+
+
+def turmoil(h, british, french, **fields):
+    return in_phase(h, "turmoil", british, french, **fields)
 
 
 def test_turmoil_coin_winner_goes_first(h):
@@ -388,15 +393,8 @@ def test_b_and_f_effect_cards(h, idx):
 # ---------------------------------------------------------------------- CONFLICT PHASE
 
 
-def conflict(h, british, french, *, current="british", **fields):
-    return h.build(
-        phase="conflict",
-        step=2,
-        current=current,
-        active=dict(BOTH_ACTIVE),
-        hands={"british": british, "french": french},
-        **fields,
-    )
+def conflict(h, british, french, **fields):
+    return in_phase(h, "conflict", british, french, **fields)
 
 
 def test_conflict_coin_loser_goes_first(h):
