@@ -116,6 +116,11 @@ def other(player: str) -> str:
 class Helpers:
     """Independent rules, seeded play and hand-built states."""
 
+    # a hand of nine different cards
+    NINE_DISTINCT = (
+        "Forts", "Sieges", "Fleet", "Garrison", "Nawabs", "Spain", "Hanover", "Disease", "Intrigue",
+    )  # fmt: skip
+
     def __init__(self) -> None:
         self.cards = _parse_card_list()
         self.data = load_data()

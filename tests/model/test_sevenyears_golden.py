@@ -138,17 +138,7 @@ def test_a_shuffle_must_order_exactly_the_discard_pile(h):
 
 def test_execute_discards_then_draws_replacements(h, idx):
     # EXECUTE PHASE: players may discard up to 5 cards and draw replacements.
-    british = [
-        "Forts",
-        "Sieges",
-        "Fleet",
-        "Garrison",
-        "Nawabs",
-        "Spain",
-        "Hanover",
-        "Disease",
-        "Intrigue",
-    ]
+    british = list(h.NINE_DISTINCT)
     french = ["Expedition"] * 4 + ["Native Troops"] * 4 + ["Privateers"]
     state = h.build(
         phase="execute",
@@ -205,17 +195,7 @@ def test_execute_discards_then_draws_replacements(h, idx):
 
 def test_execute_refuses_six_cards(h, idx):
     # EXECUTE PHASE: up to 5 cards, not 6.
-    british = [
-        "Forts",
-        "Sieges",
-        "Fleet",
-        "Garrison",
-        "Nawabs",
-        "Spain",
-        "Hanover",
-        "Disease",
-        "Intrigue",
-    ]
+    british = list(h.NINE_DISTINCT)
     state = h.build(
         phase="execute",
         hands={"british": british, "french": ["Forts"]},
@@ -231,17 +211,7 @@ def test_execute_refuses_six_cards(h, idx):
 
 def test_keeping_the_whole_hand_draws_nothing(h):
     # EXECUTE PHASE: "may" discard: discarding nothing is a choice, and draws nothing.
-    british = [
-        "Forts",
-        "Sieges",
-        "Fleet",
-        "Garrison",
-        "Nawabs",
-        "Spain",
-        "Hanover",
-        "Disease",
-        "Intrigue",
-    ]
+    british = list(h.NINE_DISTINCT)
     state = h.build(
         phase="execute",
         hands={"british": british, "french": ["Forts", "Fleet"]},
@@ -700,17 +670,7 @@ def test_execute_with_a_short_deck(h, idx, reshuffle):
     # EXECUTE PHASE draws replacements; the reshuffle of the discard is written in the
     # PLAN PHASE. By default (reshuffle=plan_only) a short deck gives what it has;
     # with reshuffle=any_draw the discard is shuffled for the missing cards.
-    british = [
-        "Forts",
-        "Sieges",
-        "Fleet",
-        "Garrison",
-        "Nawabs",
-        "Spain",
-        "Hanover",
-        "Disease",
-        "Intrigue",
-    ]
+    british = list(h.NINE_DISTINCT)
     state = h.build(
         phase="execute",
         turn=2,

@@ -64,17 +64,7 @@ def assert_counts_agree(state: SevenYearsState, h) -> int:
 
 def test_execute_count_of_a_nine_card_hand_without_repeats(h):
     # EXECUTE PHASE: discard up to 5 of 9 distinct cards: sum of C(9, k) for k = 0..5.
-    hand = [
-        "Forts",
-        "Sieges",
-        "Fleet",
-        "Garrison",
-        "Nawabs",
-        "Spain",
-        "Hanover",
-        "Disease",
-        "Intrigue",
-    ]
+    hand = list(h.NINE_DISTINCT)
     state = h.build(
         phase="execute",
         hands={"british": hand, "french": hand[:3]},
