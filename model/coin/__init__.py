@@ -1,0 +1,1 @@
+"""What the COIN series games share: maps, pieces, states and event effects."""

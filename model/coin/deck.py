@@ -1,0 +1,116 @@
+"""Decks of COIN event cards: TOML in, validated cards out.
+
+A deck file names its game and lists cards; each card has a number, a title, the
+Faction order, the Non-player marks (LoD muskets and swords), and an unshaded
+and/or shaded :class:`~legalis.model.coin.effects.Side`.
+
+>>> deck = deck_from_toml({"game": "lod", "card": [{"number": 7, "title": "A Quiet Harbour",
+...     "factions": ["British", "Patriots", "French", "Indians"],
+...     "unshaded": {"text": "British Resources +2.",
+...                  "effects": [{"op": "adjust", "track": "resources.british", "delta": 2}]}}]})
+>>> card = deck.card(7)
+>>> card.title, card.dual_use, card.unshaded.effects[0].delta
+('A Quiet Harbour', False, 2)
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from importlib import resources
+from typing import Any, Literal
+
+from legalis.model.coin.effects import Node, Side, validation_error
+from legalis.model.errors import InputError
+from pydantic import Field, ValidationError, model_validator
+
+CardKind = Literal["event", "brilliant_stroke", "pivotal"]
+SIDES = ("unshaded", "shaded")
+
+
+class Card(Node):
+    """One event card. ``marks`` maps a Faction to ``musket`` or ``sword`` (LoD 8.1)."""
+
+    number: int = Field(ge=1)
+    title: str = Field(min_length=1)
+    period: str | None = None
+    factions: tuple[str, ...] = Field(min_length=1)
+    marks: dict[str, Literal["musket", "sword"]] = Field(default_factory=dict)
+    kind: CardKind = "event"
+    unshaded: Side | None = None
+    shaded: Side | None = None
+
+    @model_validator(mode="after")
+    def _has_a_side(self) -> Card:
+        if self.unshaded is None and self.shaded is None:
+            raise ValueError("a card needs an unshaded or a shaded side")
+        return self
+
+    @property
+    def dual_use(self) -> bool:
+        """Both sides printed: the executing Faction picks one, never both (5.2)."""
+        return self.unshaded is not None and self.shaded is not None
+
+    def side(self, name: str) -> Side:
+        """The ``unshaded`` or ``shaded`` side; an :class:`InputError` if the card lacks it."""
+        chosen = getattr(self, name, None) if name in SIDES else None
+        if chosen is None:
+            printed = [side for side in SIDES if getattr(self, side) is not None]
+            raise InputError(
+                f"card {self.number} has no {name!r} side", path="side", allowed=printed
+            )
+        return chosen  # type: ignore[no-any-return]
+
+
+class Deck(Node):
+    game: Literal["lod", "fitl"]
+    cards: tuple[Card, ...] = Field(alias="card", min_length=1)
+
+    @model_validator(mode="after")
+    def _unique_numbers(self) -> Deck:
+        seen: set[int] = set()
+        for card in self.cards:
+            if card.number in seen:
+                raise ValueError(f"card number {card.number} appears twice")
+            seen.add(card.number)
+        return self
+
+    def card(self, number: int) -> Card:
+        """The card numbered ``number``; an :class:`InputError` listing the deck's numbers."""
+        for card in self.cards:
+            if card.number == number:
+                return card
+        raise InputError(
+            f"no card {number} in this deck", path="card", allowed=[c.number for c in self.cards]
+        )
+
+
+def deck_from_toml(raw: Mapping[str, Any], *, source: str | None = None) -> Deck:
+    """A deck from parsed TOML; every error names its field path (``card[3].shaded...``)."""
+    try:
+        return Deck.model_validate(raw)
+    except ValidationError as error:
+        raise validation_error(error, source=source, prefix="deck") from error
+
+
+def read_deck(path: str) -> Deck:
+    """A deck TOML file from disk."""
+    try:
+        with open(path, "rb") as handle:
+            raw = tomllib.load(handle)
+    except OSError as error:
+        raise InputError(f"cannot read: {error.strerror}", source=path) from error
+    except tomllib.TOMLDecodeError as error:
+        raise InputError(f"not valid TOML: {error}", source=path) from error
+    return deck_from_toml(raw, source=path)
+
+
+def bundled_deck(game: str, name: str = "sample") -> Deck:
+    """A deck shipped with the game's model, e.g. ``bundled_deck("lod")``."""
+    folder = resources.files(f"legalis.model.{game}").joinpath("decks")
+    entry = folder.joinpath(f"{name}.toml")
+    if not entry.is_file():
+        raise InputError(f"no bundled deck {name!r} for {game!r}", path="deck")
+    return deck_from_toml(
+        tomllib.loads(entry.read_text("utf-8")), source=f"{game}/decks/{name}.toml"
+    )

@@ -1,0 +1,1 @@
+"""Fire in the Lake: map, pieces, scenarios and event cards."""

@@ -1,0 +1,1 @@
+"""Liberty or Death: map, pieces, scenarios and event cards."""
