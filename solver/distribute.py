@@ -39,6 +39,8 @@ from legalis.model.core.ir import (
     Term,
 )
 
+Key = tuple[int, int, bool, bool]  # spaces chosen, pieces moved, a partial space, a skipped one
+
 
 @dataclass(frozen=True)
 class Distribution:
@@ -141,74 +143,116 @@ class Distribution:
 
     # ------------------------------------------------------------------ counting
 
-    @cached_property
-    def _table(self) -> list[dict[tuple[int, int, bool, bool], int]]:
-        """``table[i][(chosen, moved, partial, skipped)]``: completions of spaces i.. .
+    def _transitions(self, index: int, key: Key) -> list[tuple[int, Key]]:
+        """(amount, next key) for every amount space ``index`` may take from ``key``.
 
-        ``partial``: a chosen space took less than it could; ``skipped``: a space that
-        could take pieces was left out. Both matter only if the limit is not reached.
+        Keys keep only what can still decide legality, so fewer states are counted:
+        ``partial`` (a chosen space took less than it could) matters for an exact
+        count, ``skipped`` (a space that could take pieces was left out) for an exact
+        number of spaces, and ``chosen`` only when the number of spaces is limited.
         """
-        caps, limit, top = self.caps, self.limit, self.max_spaces
-        m = len(caps)
-        table: list[dict[tuple[int, int, bool, bool], int]] = [{} for _ in range(m + 1)]
+        chosen, moved, partial, skipped = key
+        cap = self.caps[index]
+        exact = not self.up_to
+        out = [(0, (chosen, moved, partial, skipped or (cap > 0 and exact and self.spaces_exact)))]
+        if self.spaces is not None:
+            if chosen >= self.max_spaces:
+                return out
+            chosen += 1
+        for amount in range(1, min(cap, self.limit - moved) + 1):
+            out.append(
+                (amount, (chosen, moved + amount, partial or (exact and amount < cap), skipped))
+            )
+        return out
 
-        def finished(chosen: int, moved: int, partial: bool, skipped: bool) -> int:
-            if self.up_to or moved == limit:
-                return 1
-            if partial:
-                return 0
-            return 0 if self.spaces_exact and skipped and chosen < top else 1
+    @cached_property
+    def _steps(self) -> list[dict[Key, list[tuple[int, Key]]]]:
+        """For each space, the keys it can be reached with and where each amount leads."""
+        steps: list[dict[Key, list[tuple[int, Key]]]] = []
+        reached: set[Key] = {(0, 0, False, False)}
+        for index in range(len(self.caps)):
+            level = {key: self._transitions(index, key) for key in reached}
+            steps.append(level)
+            reached = {after for moves in level.values() for _, after in moves}
+        return steps
 
-        # states are filled from the last space backwards, for every reachable key
-        keys = [(c, s, p, k) for c in range(top + 1) for s in range(limit + 1)
-                for p in (False, True) for k in (False, True)]  # fmt: skip
-        table[m] = {key: finished(*key) for key in keys}
+    @cached_property
+    def _ways(self) -> list[dict[Key, int]]:
+        """``_ways[i][key]``: legal completions of spaces ``i..`` from ``key``, for the
+        keys :attr:`_steps` reaches."""
+        steps, m = self._steps, len(self.caps)
+        limit, top, up_to = self.limit, self.max_spaces, self.up_to
+        ways: list[dict[Key, int]] = [{} for _ in range(m + 1)]
+        last = {after for moves in steps[-1].values() for _, after in moves} if steps else {
+            (0, 0, False, False)}  # fmt: skip
+        for chosen, moved, partial, skipped in last:
+            done = up_to or moved == limit or not (partial or (skipped and chosen < top))
+            ways[m][(chosen, moved, partial, skipped)] = int(done)
         for index in range(m - 1, -1, -1):
-            cap, below, row = caps[index], table[index + 1], table[index]
-            for chosen, moved, partial, skipped in keys:
-                total = below[(chosen, moved, partial, skipped or cap > 0)]
-                for amount in range(1, min(cap, limit - moved) + 1):
-                    if chosen < top:
-                        total += below[
-                            (chosen + 1, moved + amount, partial or amount < cap, skipped)
-                        ]
-                row[(chosen, moved, partial, skipped)] = total
-        return table
+            below = ways[index + 1]
+            ways[index] = {
+                key: sum(below[after] for _, after in moves) for key, moves in steps[index].items()
+            }
+        return ways
 
     def count(self) -> int:
         """How many legal selections there are, without listing them."""
-        return self._table[0][(0, 0, False, False)]
+        return self._ways[0][(0, 0, False, False)]
 
     def __len__(self) -> int:
         return self.count()
 
-    def _choices(
-        self, index: int, key: tuple[int, int, bool, bool]
-    ) -> Iterator[tuple[int, tuple[int, int, bool, bool], int]]:
+    def _choices(self, index: int, key: Key) -> Iterator[tuple[int, Key, int]]:
         """(amount, next key, completions) for space ``index``, in ascending amount."""
-        chosen, moved, partial, skipped = key
-        cap, below = self.caps[index], self._table[index + 1]
-        rest = (chosen, moved, partial, skipped or cap > 0)
-        yield 0, rest, below[rest]
-        if chosen < self.max_spaces:
-            for amount in range(1, min(cap, self.limit - moved) + 1):
-                after = (chosen + 1, moved + amount, partial or amount < cap, skipped)
-                yield amount, after, below[after]
+        below = self._ways[index + 1]
+        for amount, after in self._steps[index][key]:
+            yield amount, after, below[after]
+
+    def _viable(self, index: int, key: Key) -> list[tuple[int, Key]]:
+        """The amounts for space ``index`` that lead to at least one legal selection."""
+        memo = self._viable_memo
+        found = memo.get((index, key))
+        if found is None:
+            found = [(amount, after) for amount, after, ways in self._choices(index, key) if ways]
+            memo[(index, key)] = found
+        return found
+
+    @cached_property
+    def _viable_memo(self) -> dict[tuple[int, Key], list[tuple[int, Key]]]:
+        return {}
 
     def __iter__(self) -> Iterator[tuple[int, ...]]:
-        """Every legal selection, lazily, in :meth:`nth` order, never entering a dead end."""
-        stack: list[tuple[int, tuple[int, int, bool, bool], tuple[int, ...]]] = [
-            (0, (0, 0, False, False), ())
-        ]
+        """Every legal selection, lazily, in :meth:`nth` order, never entering a dead end.
+
+        An odometer over the spaces: the last space turns fastest, and a space's
+        options are only those the counting table says can still be completed.
+        """
+        if self.count() == 0:
+            return
         m = len(self.caps)
-        while stack:
-            index, key, prefix = stack.pop()
-            if index == m:
-                yield prefix
-                continue
-            options = [(a, k) for a, k, ways in self._choices(index, key) if ways]
-            for amount, after in reversed(options):
-                stack.append((index + 1, after, (*prefix, amount)))
+        amounts = [0] * m
+        options: list[list[tuple[int, Key]]] = [[] for _ in range(m)]
+        positions = [0] * m
+        keys: list[Key] = [(0, 0, False, False)] * (m + 1)
+
+        def descend(level: int) -> None:
+            for index in range(level, m):
+                options[index] = self._viable(index, keys[index])
+                positions[index] = 0
+                amounts[index], keys[index + 1] = options[index][0]
+
+        descend(0)
+        yield tuple(amounts)
+        level = m - 1
+        while level >= 0:
+            positions[level] += 1
+            if positions[level] < len(options[level]):
+                amounts[level], keys[level + 1] = options[level][positions[level]]
+                descend(level + 1)
+                yield tuple(amounts)
+                level = m - 1
+            else:
+                level -= 1
 
     def nth(self, rank: int) -> tuple[int, ...]:
         """The legal selection at position ``rank`` of the iteration order."""
