@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from legalis.model.coin.mapdata import load_map
 from legalis.solver import enumerate as csp
-from legalis.solver.distribute import Distribution
+from legalis.solver.distribute import Distribution, Selection
 from legalis.solver.z3backend import solutions as z3_solutions
 
 STACKING = 2  # 1.4.2: two Forts or Villages at most in a space
@@ -42,7 +42,7 @@ def templates() -> list[Template]:
         Template(
             "place up to 2 Forts in each of up to 3 Colonies (6 Forts Available)",
             colonies,
-            Distribution(
+            Distribution.single(
                 room=(STACKING,) * len(colonies),
                 per_space=2,
                 spaces=3,
@@ -54,7 +54,7 @@ def templates() -> list[Template]:
         Template(
             "place 1 Village in each of 4 Provinces, one Village already in 3 of them",
             provinces,
-            Distribution(
+            Distribution.single(
                 room=tuple(1 if i % 5 == 0 else STACKING for i in range(len(provinces))),
                 per_space=1,
                 spaces=4,
@@ -62,16 +62,14 @@ def templates() -> list[Template]:
             ),
         ),
         Template(
-            "remove up to 5 Militia from Cities holding 2 each",
+            "remove up to 3 Forts, British or Patriot, from Cities holding one of each",
             cities,
-            Distribution(room=(2,) * len(cities), total=5, up_to=True),
+            Distribution(room=((1, 1),) * len(cities), total=3, up_to=True),
         ),
     ]
 
 
-def timed(
-    run: Callable[[], list[tuple[int, ...]]], repeat: int
-) -> tuple[float, list[tuple[int, ...]]]:
+def timed(run: Callable[[], list[Selection]], repeat: int) -> tuple[float, list[Selection]]:
     best, found = float("inf"), []
     for _ in range(repeat):
         started = time.perf_counter()
@@ -98,23 +96,30 @@ def measure(template: Template, repeat: int) -> None:
     """List the template's moves through every back end and print the times side by side."""
     problem = template.problem
     variables, rule = problem.rule()
-    names = [v.name for v in variables]
+    flat = [v for row in variables for v in row]
 
-    def enumerator() -> list[tuple[int, ...]]:
+    def shaped(found: dict[str, object]) -> Selection:
+        return tuple(tuple(int(str(found[v.name])) for v in row) for row in variables)
+
+    def enumerator() -> list[Selection]:
         return list(fresh(problem))
 
-    def first_move() -> list[tuple[int, ...]]:
+    def first_move() -> list[Selection]:
         return [next(iter(fresh(problem)))]
 
-    def z3() -> list[tuple[int, ...]]:
-        return [tuple(int(s[n]) for n in names) for s in z3_solutions(rule, variables, limit=10**7)]
+    def z3() -> list[Selection]:
+        return [shaped(s) for s in z3_solutions(rule, flat, limit=10**7)]
 
-    def constraint() -> list[tuple[int, ...]]:
-        return [tuple(int(s[n]) for n in names) for s in csp.solutions(rule, variables)]
+    def constraint() -> list[Selection]:
+        return [shaped(s) for s in csp.solutions(rule, flat)]
 
-    def brute() -> list[tuple[int, ...]]:
-        grid = itertools.product(*(range(cap + 1) for cap in problem.caps))
-        return [amounts for amounts in grid if problem.is_legal(amounts)]
+    def brute() -> list[Selection]:
+        rows = [
+            list(itertools.product(*(range(most + 1) for most in room))) for room in problem.room
+        ]
+        return [
+            tuple(choice) for choice in itertools.product(*rows) if problem.is_legal(tuple(choice))
+        ]
 
     fast, listed = timed(enumerator, repeat)
     first, _ = timed(first_move, repeat)

@@ -1,23 +1,28 @@
 """Distributing pieces over spaces: the selections an event's piece effect allows.
 
-"Place 2 Militia in each of 3 Colonies", "remove up to 4 Militia from Colonies":
-each is a choice of how many pieces go to (or come from) each candidate space,
-within the room each space has, the pieces there are to draw on, and the number of
-spaces the text allows. Under 5.1.3 an exact count must be carried out as far as it
-can: a selection is legal only if it is *maximal*, that is no chosen space could
-take one more piece; when the number of spaces is exact, no further space could be
-chosen either. An ``up to`` count leaves every amount to the executing Faction.
+"Place 2 Militia in each of 3 Colonies", "remove up to 4 Tories or Regulars from
+Colonies": each is a choice of how many pieces of each type go to (or come from)
+each candidate space, within the room each space has for each type, the pieces of
+each type there are to draw on, and the number of spaces the text allows.
+
+Under 5.1.3 an exact count must be carried out as far as it can: a selection is
+legal only if it is *maximal*, that is no chosen space could take one more piece;
+when the number of spaces is exact, no further space could be chosen either. An
+``up to`` count leaves every amount to the executing Faction.
 
 :class:`Distribution` counts the legal selections by dynamic programming, lists
 them lazily, finds the ``n``-th directly, and states the same rule as an IR term
-(:meth:`Distribution.rule`) for the Z3 back end, which the tests compare it with.
+(:meth:`Distribution.rule`) for Z3 and python-constraint, which the tests compare
+it with. A selection gives, for each space, the amount of each piece type.
 
 >>> # 2 per space in exactly 2 of 3 spaces with room 2, 1 and 0; 5 pieces to draw on
->>> problem = Distribution(room=(2, 1, 0), per_space=2, spaces=2, pool=5)
+>>> problem = Distribution.single(room=(2, 1, 0), per_space=2, spaces=2, pool=5)
 >>> problem.count(), list(problem)
-(1, [(2, 1, 0)])
->>> Distribution(room=(3, 3), total=4, pool=9).count()  # exactly 4 over 2 spaces of room 3
-3
+(1, [((2,), (1,), (0,))])
+>>> # remove 1 Fort, British or Patriot, from two spaces holding one of each
+>>> forts = Distribution(room=((1, 1), (1, 0)), total=1)
+>>> list(forts)
+[((0, 0), (1, 0)), ((0, 1), (0, 0)), ((1, 0), (0, 0))]
 """
 
 from __future__ import annotations
@@ -25,169 +30,255 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import product
 
 from legalis.model.core.ir import (
     Add,
     And,
+    Const,
     CountTrue,
     Eq,
-    Implies,
     IntVar,
     Le,
     Lt,
+    Not,
     Or,
     Term,
 )
 
-Key = tuple[int, int, bool, bool]  # spaces chosen, pieces moved, a partial space, a skipped one
+Selection = tuple[tuple[int, ...], ...]
+# spaces chosen, pieces moved, pieces used per type, types some chosen space could
+# still take, types some unchosen space could take
+Key = tuple[int, int, tuple[int, ...], frozenset[int], frozenset[int]]
 
 
 @dataclass(frozen=True)
 class Distribution:
-    """How many pieces each candidate space receives (or loses).
+    """How many pieces of each type each candidate space receives (or loses).
 
-    ``room``: at most this many in each space (stacking room, pieces present).
-    ``per_space``: the count for each chosen space ("2 in each of ..."), or
-    ``total``: the count spread over the chosen spaces ("4 from Colonies"); exactly
-    one of the two is given. ``spaces``: at most this many spaces may be chosen
-    (``None``: any number); ``spaces_exact``: as many as can be must be chosen.
-    ``pool``: pieces there are to draw on (Available pieces for a placement).
-    ``up_to``: the count is an upper bound, with no duty to reach it.
+    ``room[s][t]``: at most this many of type ``t`` in space ``s`` (stacking room,
+    pieces present). ``per_space``: the count for each chosen space ("2 in each of
+    ..."), or ``total``: the count spread over the chosen spaces ("4 from Colonies");
+    exactly one of the two is given. ``spaces``: at most this many spaces may be
+    chosen (``None``: any number); ``spaces_exact``: as many as can be must be.
+    ``pool[t]``: pieces of type ``t`` to draw on (Available pieces for a placement;
+    ``None``: no limit). ``up_to``: the count is a bound, with no duty to reach it.
     """
 
-    room: tuple[int, ...]
+    room: tuple[tuple[int, ...], ...]
     per_space: int | None = None
     total: int | None = None
     spaces: int | None = None
     spaces_exact: bool = True
-    pool: int | None = None
+    pool: tuple[int | None, ...] | None = None
     up_to: bool = False
 
     def __post_init__(self) -> None:
         if (self.per_space is None) == (self.total is None):
             raise ValueError("give exactly one of per_space and total")
-        if any(r < 0 for r in self.room) or min(self.per_space or 0, self.total or 0) < 0:
+        if len({len(row) for row in self.room}) > 1:
+            raise ValueError("every space gives a room for each piece type")
+        if (
+            any(r < 0 for row in self.room for r in row)
+            or min(self.per_space or 0, self.total or 0) < 0
+        ):
             raise ValueError("room and counts are never negative")
+        if self.pool is not None and len(self.pool) != self.kinds:
+            raise ValueError("give a pool for each piece type")
+
+    @classmethod
+    def single(
+        cls, room: Sequence[int], pool: int | None = None, **rest: int | bool | None
+    ) -> Distribution:
+        """A distribution of one piece type: ``room`` and ``pool`` as plain numbers."""
+        return cls(room=tuple((r,) for r in room), pool=(pool,), **rest)  # type: ignore[arg-type]
 
     @property
-    def caps(self) -> tuple[int, ...]:
-        """What each space can take at most, on its own."""
-        if self.per_space is not None:
-            return tuple(min(r, self.per_space) for r in self.room)
-        return self.room
-
-    @property
-    def limit(self) -> int:
-        """The most pieces the whole selection may move."""
-        bounds = [sum(self.caps)]
-        if self.total is not None:
-            bounds.append(self.total)
-        if self.pool is not None:
-            bounds.append(self.pool)
-        return min(bounds)
+    def kinds(self) -> int:
+        if self.room:
+            return len(self.room[0])
+        return len(self.pool) if self.pool is not None else 1
 
     @property
     def max_spaces(self) -> int:
         return len(self.room) if self.spaces is None else min(self.spaces, len(self.room))
 
+    def _pool(self, kind: int) -> int | None:
+        return None if self.pool is None else self.pool[kind]
+
     # ------------------------------------------------------------------ the rule
 
-    def is_legal(self, amounts: Sequence[int]) -> bool:
-        """Whether ``amounts`` (one per space) is a legal selection."""
-        return self.refusal(amounts) is None
+    def is_legal(self, selection: Selection) -> bool:
+        """Whether ``selection`` (an amount per space and type) is legal."""
+        return self.refusal(selection) is None
 
-    def refusal(self, amounts: Sequence[int]) -> str | None:
+    def refusal(self, selection: Selection) -> str | None:
         """``None`` for a legal selection, else why not (citing 5.1.1 or 5.1.3)."""
-        caps, limit = self.caps, self.limit
-        if len(amounts) != len(caps):
-            return f"expected {len(caps)} amounts, got {len(amounts)}"
-        for index, (amount, cap) in enumerate(zip(amounts, caps, strict=True)):
-            if not 0 <= amount <= cap:
-                return f"space #{index} can take 0 to {cap}, not {amount} (5.1.1)"
-        chosen = sum(1 for amount in amounts if amount)
+        if len(selection) != len(self.room) or any(len(row) != self.kinds for row in selection):
+            return f"expected {len(self.room)} spaces of {self.kinds} amounts"
+        for space, (row, room) in enumerate(zip(selection, self.room, strict=True)):
+            for kind, (amount, most) in enumerate(zip(row, room, strict=True)):
+                if not 0 <= amount <= most:
+                    return f"space #{space} takes 0 to {most} of type #{kind}, not {amount} (5.1.1)"
+            if self.per_space is not None and sum(row) > self.per_space:
+                return f"space #{space} takes {sum(row)}, more than {self.per_space}"
+        chosen = sum(1 for row in selection if any(row))
         if chosen > self.max_spaces:
             return f"{chosen} spaces chosen, at most {self.max_spaces} allowed"
-        moved = sum(amounts)
-        if moved > limit:
-            return f"{moved} pieces, but at most {limit} can be moved (5.1.1)"
-        if self.up_to or moved == limit:
+        moved = sum(map(sum, selection))
+        if self.total is not None and moved > self.total:
+            return f"{moved} pieces, more than {self.total}"
+        used = [sum(row[kind] for row in selection) for kind in range(self.kinds)]
+        for kind, count in enumerate(used):
+            most = self._pool(kind)
+            if most is not None and count > most:
+                return f"{count} pieces of type #{kind}, but only {most} to draw on (5.1.1)"
+        if self.up_to or (self.total is not None and moved == self.total):
             return None
-        for index, (amount, cap) in enumerate(zip(amounts, caps, strict=True)):
-            if 0 < amount < cap:
-                return f"space #{index} could take {cap - amount} more (5.1.3)"
-        if self.spaces_exact and chosen < self.max_spaces:
-            for index, (amount, cap) in enumerate(zip(amounts, caps, strict=True)):
-                if amount == 0 and cap > 0:
-                    return f"space #{index} could be chosen too (5.1.3)"
+        for space, (row, room) in enumerate(zip(selection, self.room, strict=True)):
+            if any(row) or (self.spaces_exact and chosen < self.max_spaces):
+                for kind in range(self.kinds):
+                    if self._could_take(row, room, kind, used[kind]):
+                        what = "take one more" if any(row) else "be chosen too"
+                        return f"space #{space} could {what} (5.1.3)"
         return None
 
-    def rule(self) -> tuple[list[IntVar], Term]:
-        """The same rule as an IR term over one variable per space, for Z3."""
-        caps, limit = self.caps, self.limit
-        amounts = [IntVar(f"a{index}", 0, cap) for index, cap in enumerate(caps)]
-        moved = Add(*amounts)
-        chosen = CountTrue(*(Lt(0, a) for a in amounts))
-        feasible = And(Le(chosen, self.max_spaces), Le(moved, limit))
+    def _could_take(
+        self, row: Sequence[int], room: Sequence[int], kind: int, used: int | None
+    ) -> bool:
+        """Whether a space with ``row`` could take one more of ``kind``; ``used=None``
+        leaves the pool out, for when the final use is not known yet."""
+        most = self._pool(kind)
+        has_room = row[kind] < room[kind]
+        under_count = self.per_space is None or sum(row) < self.per_space
+        return has_room and under_count and (most is None or used is None or used < most)
+
+    def rule(self) -> tuple[list[list[IntVar]], Term]:
+        """The same rule as an IR term, one variable per space and type, for Z3."""
+        amounts = [
+            [IntVar(f"a{space}_{kind}", 0, most) for kind, most in enumerate(room)]
+            for space, room in enumerate(self.room)
+        ]
+        rows = [Add(*row) for row in amounts]
+        moved = Add(*rows)
+        chosen = CountTrue(*(Lt(0, row) for row in rows))
+        used = [Add(*(row[kind] for row in amounts)) for kind in range(self.kinds)]
+        parts: list[Term] = [Le(chosen, self.max_spaces)]
+        if self.per_space is not None:
+            parts.extend(Le(row, self.per_space) for row in rows)
+        if self.total is not None:
+            parts.append(Le(moved, self.total))
+        for kind, count in enumerate(used):
+            most = self._pool(kind)
+            if most is not None:
+                parts.append(Le(count, most))
         if self.up_to:
-            return amounts, feasible
-        exhausted = Eq(moved, limit)
-        counts_full = And(
-            *(Implies(Lt(0, a), Eq(a, cap)) for a, cap in zip(amounts, caps, strict=True))
-        )
-        spaces_full = Or(
-            Eq(chosen, self.max_spaces),
-            And(*(Implies(Eq(a, 0), Eq(cap, 0)) for a, cap in zip(amounts, caps, strict=True))),
-        )
-        maximal = Or(exhausted, And(counts_full, spaces_full if self.spaces_exact else True))
-        return amounts, And(feasible, maximal)
+            return amounts, And(*parts)
+
+        def could_take(space: int, kind: int) -> Term:
+            most = self._pool(kind)
+            return And(
+                Lt(amounts[space][kind], self.room[space][kind]),
+                Lt(rows[space], self.per_space) if self.per_space is not None else Const(True),
+                Lt(used[kind], most) if most is not None else Const(True),
+            )
+
+        stuck = []
+        for space in range(len(self.room)):
+            open_space = Or(
+                Lt(0, rows[space]),
+                And(Const(self.spaces_exact), Lt(chosen, self.max_spaces)),
+            )
+            for kind in range(self.kinds):
+                stuck.append(Not(And(open_space, could_take(space, kind))))
+        exhausted = Eq(moved, self.total) if self.total is not None else Const(False)
+        return amounts, And(*parts, Or(exhausted, And(*stuck)))
 
     # ------------------------------------------------------------------ counting
 
-    def _transitions(self, index: int, key: Key) -> list[tuple[int, Key]]:
-        """(amount, next key) for every amount space ``index`` may take from ``key``.
-
-        Keys keep only what can still decide legality, so fewer states are counted:
-        ``partial`` (a chosen space took less than it could) matters for an exact
-        count, ``skipped`` (a space that could take pieces was left out) for an exact
-        number of spaces, and ``chosen`` only when the number of spaces is limited.
-        """
-        chosen, moved, partial, skipped = key
-        cap = self.caps[index]
-        exact = not self.up_to
-        out = [(0, (chosen, moved, partial, skipped or (cap > 0 and exact and self.spaces_exact)))]
-        if self.spaces is not None:
-            if chosen >= self.max_spaces:
-                return out
-            chosen += 1
-        for amount in range(1, min(cap, self.limit - moved) + 1):
-            out.append(
-                (amount, (chosen, moved + amount, partial or (exact and amount < cap), skipped))
-            )
+    @cached_property
+    def _rows(self) -> list[list[tuple[int, ...]]]:
+        """Every amount row a space may take on its own (its room, the per-space count)."""
+        out = []
+        for room in self.room:
+            rows = [
+                row
+                for row in product(*(range(most + 1) for most in room))
+                if self.per_space is None or sum(row) <= self.per_space
+            ]
+            rows.sort(key=lambda row: (sum(row), row))
+            out.append(rows)
         return out
 
+    def _transitions(self, index: int, key: Key) -> list[tuple[tuple[int, ...], Key]]:
+        """(row, next key) for every row space ``index`` may take from ``key``.
+
+        Keys keep only what can still decide legality: the types some chosen space
+        could still take (for an exact count), and the types a space left out could
+        have taken (for an exact number of spaces).
+        """
+        chosen, moved, used, open_kinds, skipped_kinds = key
+        room = self.room[index]
+        exact = not self.up_to
+        out = []
+        for row in self._rows[index]:
+            amount = sum(row)
+            if amount == 0:
+                skipped = skipped_kinds
+                if exact and self.spaces_exact:
+                    zeros = (0,) * len(row)
+                    takers = [k for k in range(len(row)) if self._could_take(zeros, room, k, None)]
+                    skipped = skipped | frozenset(takers)
+                out.append((row, (chosen, moved, used, open_kinds, skipped)))
+                continue
+            if chosen >= self.max_spaces:
+                break
+            if self.total is not None and moved + amount > self.total:
+                break
+            after_used = tuple(u + r for u, r in zip(used, row, strict=True))
+            if any(
+                (most := self._pool(k)) is not None and after_used[k] > most
+                for k in range(len(row))
+            ):
+                continue
+            opened = open_kinds
+            if exact:
+                takers = [k for k in range(len(row)) if self._could_take(row, room, k, None)]
+                opened = open_kinds | frozenset(takers)
+            out.append((row, (chosen + 1, moved + amount, after_used, opened, skipped_kinds)))
+        return out
+
+    def _finished(self, key: Key) -> bool:
+        chosen, moved, used, open_kinds, skipped_kinds = key
+        if self.up_to or (self.total is not None and moved == self.total):
+            return True
+
+        def short(kind: int) -> bool:
+            most = self._pool(kind)
+            return most is None or used[kind] < most
+
+        if any(short(kind) for kind in open_kinds):
+            return False
+        return not (chosen < self.max_spaces and any(short(kind) for kind in skipped_kinds))
+
     @cached_property
-    def _steps(self) -> list[dict[Key, list[tuple[int, Key]]]]:
-        """For each space, the keys it can be reached with and where each amount leads."""
-        steps: list[dict[Key, list[tuple[int, Key]]]] = []
-        reached: set[Key] = {(0, 0, False, False)}
-        for index in range(len(self.caps)):
+    def _levels(self) -> tuple[list[dict[Key, list[tuple[tuple[int, ...], Key]]]], set[Key]]:
+        """For each space, the keys it can be reached with and where each row leads;
+        and the keys reached after the last space."""
+        steps: list[dict[Key, list[tuple[tuple[int, ...], Key]]]] = []
+        reached: set[Key] = {self._start}
+        for index in range(len(self.room)):
             level = {key: self._transitions(index, key) for key in reached}
             steps.append(level)
             reached = {after for moves in level.values() for _, after in moves}
-        return steps
+        return steps, reached
 
     @cached_property
     def _ways(self) -> list[dict[Key, int]]:
-        """``_ways[i][key]``: legal completions of spaces ``i..`` from ``key``, for the
-        keys :attr:`_steps` reaches."""
-        steps, m = self._steps, len(self.caps)
-        limit, top, up_to = self.limit, self.max_spaces, self.up_to
+        """``_ways[i][key]``: legal completions of spaces ``i..`` from ``key``."""
+        (steps, last), m = self._levels, len(self.room)
         ways: list[dict[Key, int]] = [{} for _ in range(m + 1)]
-        last = {after for moves in steps[-1].values() for _, after in moves} if steps else {
-            (0, 0, False, False)}  # fmt: skip
-        for chosen, moved, partial, skipped in last:
-            done = up_to or moved == limit or not (partial or (skipped and chosen < top))
-            ways[m][(chosen, moved, partial, skipped)] = int(done)
+        ways[m] = {key: int(self._finished(key)) for key in last}
         for index in range(m - 1, -1, -1):
             below = ways[index + 1]
             ways[index] = {
@@ -195,33 +286,32 @@ class Distribution:
             }
         return ways
 
+    @property
+    def _start(self) -> Key:
+        return (0, 0, (0,) * self.kinds, frozenset(), frozenset())
+
     def count(self) -> int:
         """How many legal selections there are, without listing them."""
-        return self._ways[0][(0, 0, False, False)]
+        return self._ways[0][self._start]
 
     def __len__(self) -> int:
         return self.count()
 
-    def _choices(self, index: int, key: Key) -> Iterator[tuple[int, Key, int]]:
-        """(amount, next key, completions) for space ``index``, in ascending amount."""
-        below = self._ways[index + 1]
-        for amount, after in self._steps[index][key]:
-            yield amount, after, below[after]
-
-    def _viable(self, index: int, key: Key) -> list[tuple[int, Key]]:
-        """The amounts for space ``index`` that lead to at least one legal selection."""
+    def _viable(self, index: int, key: Key) -> list[tuple[tuple[int, ...], Key]]:
+        """The rows for space ``index`` that lead to at least one legal selection."""
         memo = self._viable_memo
         found = memo.get((index, key))
         if found is None:
-            found = [(amount, after) for amount, after, ways in self._choices(index, key) if ways]
+            below = self._ways[index + 1]
+            found = [(row, after) for row, after in self._levels[0][index][key] if below[after]]
             memo[(index, key)] = found
         return found
 
     @cached_property
-    def _viable_memo(self) -> dict[tuple[int, Key], list[tuple[int, Key]]]:
+    def _viable_memo(self) -> dict[tuple[int, Key], list[tuple[tuple[int, ...], Key]]]:
         return {}
 
-    def __iter__(self) -> Iterator[tuple[int, ...]]:
+    def __iter__(self) -> Iterator[Selection]:
         """Every legal selection, lazily, in :meth:`nth` order, never entering a dead end.
 
         An odometer over the spaces: the last space turns fastest, and a space's
@@ -229,40 +319,42 @@ class Distribution:
         """
         if self.count() == 0:
             return
-        m = len(self.caps)
-        amounts = [0] * m
-        options: list[list[tuple[int, Key]]] = [[] for _ in range(m)]
+        m = len(self.room)
+        rows: list[tuple[int, ...]] = [()] * m
+        options: list[list[tuple[tuple[int, ...], Key]]] = [[] for _ in range(m)]
         positions = [0] * m
-        keys: list[Key] = [(0, 0, False, False)] * (m + 1)
+        keys: list[Key] = [self._start] * (m + 1)
 
         def descend(level: int) -> None:
             for index in range(level, m):
                 options[index] = self._viable(index, keys[index])
                 positions[index] = 0
-                amounts[index], keys[index + 1] = options[index][0]
+                rows[index], keys[index + 1] = options[index][0]
 
         descend(0)
-        yield tuple(amounts)
+        yield tuple(rows)
         level = m - 1
         while level >= 0:
             positions[level] += 1
             if positions[level] < len(options[level]):
-                amounts[level], keys[level + 1] = options[level][positions[level]]
+                rows[level], keys[level + 1] = options[level][positions[level]]
                 descend(level + 1)
-                yield tuple(amounts)
+                yield tuple(rows)
                 level = m - 1
             else:
                 level -= 1
 
-    def nth(self, rank: int) -> tuple[int, ...]:
+    def nth(self, rank: int) -> Selection:
         """The legal selection at position ``rank`` of the iteration order."""
         if not 0 <= rank < self.count():
             raise IndexError(rank)
-        key, picked = (0, 0, False, False), []
-        for index in range(len(self.caps)):
-            for amount, after, ways in self._choices(index, key):
+        key, picked = self._start, []
+        for index in range(len(self.room)):
+            below = self._ways[index + 1]
+            for row, after in self._levels[0][index][key]:
+                ways = below[after]
                 if rank < ways:
-                    picked.append(amount)
+                    picked.append(row)
                     key = after
                     break
                 rank -= ways
