@@ -130,9 +130,9 @@ class Distribution:
             return f"{moved} pieces, more than {self.total}"
         used = [sum(row[kind] for row in selection) for kind in range(self.kinds)]
         for kind, count in enumerate(used):
-            most = self._pool(kind)
-            if most is not None and count > most:
-                return f"{count} pieces of type #{kind}, but only {most} to draw on (5.1.1)"
+            supply = self._pool(kind)
+            if supply is not None and count > supply:
+                return f"{count} pieces of type #{kind}, but only {supply} to draw on (5.1.1)"
         if self.up_to or (self.total is not None and moved == self.total):
             return None
         for space, (row, room) in enumerate(zip(selection, self.room, strict=True)):
