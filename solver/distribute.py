@@ -63,6 +63,9 @@ class Distribution:
     chosen (``None``: any number); ``spaces_exact``: as many as can be must be.
     ``pool[t]``: pieces of type ``t`` to draw on (Available pieces for a placement;
     ``None``: no limit). ``up_to``: the count is a bound, with no duty to reach it.
+    ``space_room[s]``: at most this many pieces of all types together in space ``s``
+    (stacking room that Forts and Villages share). ``optional[t]``: pieces of type
+    ``t`` may be taken but never have to be (a Faction's own Tunneled Bases, 5.1.1).
     """
 
     room: tuple[tuple[int, ...], ...]
@@ -72,6 +75,8 @@ class Distribution:
     spaces_exact: bool = True
     pool: tuple[int | None, ...] | None = None
     up_to: bool = False
+    space_room: tuple[int, ...] | None = None
+    optional: tuple[bool, ...] | None = None
 
     def __post_init__(self) -> None:
         if (self.per_space is None) == (self.total is None):
@@ -85,6 +90,10 @@ class Distribution:
             raise ValueError("room and counts are never negative")
         if self.pool is not None and len(self.pool) != self.kinds:
             raise ValueError("give a pool for each piece type")
+        if self.space_room is not None and len(self.space_room) != len(self.room):
+            raise ValueError("give a space room for each space")
+        if self.optional is not None and len(self.optional) != self.kinds:
+            raise ValueError("say for each piece type whether it is optional")
 
     @classmethod
     def single(
@@ -122,6 +131,8 @@ class Distribution:
                     return f"space #{space} takes 0 to {most} of type #{kind}, not {amount} (5.1.1)"
             if self.per_space is not None and sum(row) > self.per_space:
                 return f"space #{space} takes {sum(row)}, more than {self.per_space}"
+            if self.space_room is not None and sum(row) > self.space_room[space]:
+                return f"space #{space} has room for {self.space_room[space]} in all (5.1.1)"
         chosen = sum(1 for row in selection if any(row))
         if chosen > self.max_spaces:
             return f"{chosen} spaces chosen, at most {self.max_spaces} allowed"
@@ -135,23 +146,26 @@ class Distribution:
                 return f"{count} pieces of type #{kind}, but only {supply} to draw on (5.1.1)"
         if self.up_to or (self.total is not None and moved == self.total):
             return None
-        for space, (row, room) in enumerate(zip(selection, self.room, strict=True)):
+        for space, row in enumerate(selection):
             if any(row) or (self.spaces_exact and chosen < self.max_spaces):
                 for kind in range(self.kinds):
-                    if self._could_take(row, room, kind, used[kind]):
+                    if self._could_take(space, row, kind, used[kind]):
                         what = "take one more" if any(row) else "be chosen too"
                         return f"space #{space} could {what} (5.1.3)"
         return None
 
-    def _could_take(
-        self, row: Sequence[int], room: Sequence[int], kind: int, used: int | None
-    ) -> bool:
-        """Whether a space with ``row`` could take one more of ``kind``; ``used=None``
-        leaves the pool out, for when the final use is not known yet."""
+    def _could_take(self, space: int, row: Sequence[int], kind: int, used: int | None) -> bool:
+        """Whether ``space``, holding ``row``, could be made to take one more of ``kind``;
+        ``used=None`` leaves the pool out, for when the final use is not known yet."""
+        if self.optional is not None and self.optional[kind]:
+            return False
         most = self._pool(kind)
-        has_room = row[kind] < room[kind]
+        has_room = row[kind] < self.room[space][kind]
         under_count = self.per_space is None or sum(row) < self.per_space
-        return has_room and under_count and (most is None or used is None or used < most)
+        in_space = self.space_room is None or sum(row) < self.space_room[space]
+        return (
+            has_room and under_count and in_space and (most is None or used is None or used < most)
+        )
 
     def rule(self) -> tuple[list[list[IntVar]], Term]:
         """The same rule as an IR term, one variable per space and type, for Z3."""
@@ -166,6 +180,8 @@ class Distribution:
         parts: list[Term] = [Le(chosen, self.max_spaces)]
         if self.per_space is not None:
             parts.extend(Le(row, self.per_space) for row in rows)
+        if self.space_room is not None:
+            parts.extend(Le(row, most) for row, most in zip(rows, self.space_room, strict=True))
         if self.total is not None:
             parts.append(Le(moved, self.total))
         for kind, count in enumerate(used):
@@ -176,10 +192,15 @@ class Distribution:
             return amounts, And(*parts)
 
         def could_take(space: int, kind: int) -> Term:
+            if self.optional is not None and self.optional[kind]:
+                return Const(False)
             most = self._pool(kind)
             return And(
                 Lt(amounts[space][kind], self.room[space][kind]),
                 Lt(rows[space], self.per_space) if self.per_space is not None else Const(True),
+                Lt(rows[space], self.space_room[space])
+                if self.space_room is not None
+                else Const(True),
                 Lt(used[kind], most) if most is not None else Const(True),
             )
 
@@ -200,11 +221,13 @@ class Distribution:
     def _rows(self) -> list[list[tuple[int, ...]]]:
         """Every amount row a space may take on its own (its room, the per-space count)."""
         out = []
-        for room in self.room:
+        for space, room in enumerate(self.room):
+            bound = min(
+                self.per_space if self.per_space is not None else sum(room),
+                self.space_room[space] if self.space_room is not None else sum(room),
+            )
             rows = [
-                row
-                for row in product(*(range(most + 1) for most in room))
-                if self.per_space is None or sum(row) <= self.per_space
+                row for row in product(*(range(most + 1) for most in room)) if sum(row) <= bound
             ]
             rows.sort(key=lambda row: (sum(row), row))
             out.append(rows)
@@ -218,7 +241,6 @@ class Distribution:
         have taken (for an exact number of spaces).
         """
         chosen, moved, used, open_kinds, skipped_kinds = key
-        room = self.room[index]
         exact = not self.up_to
         out = []
         for row in self._rows[index]:
@@ -226,8 +248,7 @@ class Distribution:
             if amount == 0:
                 skipped = skipped_kinds
                 if exact and self.spaces_exact:
-                    zeros = (0,) * len(row)
-                    takers = [k for k in range(len(row)) if self._could_take(zeros, room, k, None)]
+                    takers = [k for k in range(len(row)) if self._could_take(index, row, k, None)]
                     skipped = skipped | frozenset(takers)
                 out.append((row, (chosen, moved, used, open_kinds, skipped)))
                 continue
@@ -243,7 +264,7 @@ class Distribution:
                 continue
             opened = open_kinds
             if exact:
-                takers = [k for k in range(len(row)) if self._could_take(row, room, k, None)]
+                takers = [k for k in range(len(row)) if self._could_take(index, row, k, None)]
                 opened = open_kinds | frozenset(takers)
             out.append((row, (chosen + 1, moved + amount, after_used, opened, skipped_kinds)))
         return out

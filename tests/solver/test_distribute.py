@@ -22,6 +22,8 @@ def problems(draw: st.DrawFn, max_spaces: int = 4) -> Distribution:
     room = tuple(tuple(draw(st.integers(0, 2)) for _ in range(kinds)) for _ in range(size))
     per_space = draw(st.booleans())
     pool = draw(st.none() | st.tuples(*(st.none() | st.integers(0, 5) for _ in range(kinds))))
+    space_room = draw(st.none() | st.tuples(*(st.integers(0, 3) for _ in range(size))))
+    optional = draw(st.none() | st.tuples(*(st.booleans() for _ in range(kinds))))
     return Distribution(
         room=room,
         per_space=draw(st.integers(0, 3)) if per_space else None,
@@ -30,6 +32,8 @@ def problems(draw: st.DrawFn, max_spaces: int = 4) -> Distribution:
         spaces_exact=draw(st.booleans()),
         pool=pool,
         up_to=draw(st.booleans()),
+        space_room=space_room,
+        optional=optional,
     )
 
 
@@ -83,6 +87,10 @@ def test_z3_and_python_constraint_agree_with_the_enumerator_on_500_problems() ->
             spaces_exact=rng.random() < 0.5,
             pool=tuple(rng.choice([None, 1, 2, 5]) for _ in range(kinds)),
             up_to=rng.random() < 0.3,
+            space_room=tuple(rng.randint(0, 3) for _ in range(size))
+            if rng.random() < 0.3
+            else None,
+            optional=tuple(rng.random() < 0.3 for _ in range(kinds)) if kinds > 1 else None,
         )
         variables, rule = problem.rule()
         flat = [v for row in variables for v in row]
@@ -128,6 +136,19 @@ def test_two_piece_types_share_the_per_space_count() -> None:
     # two pieces, at most one of them a Tory.
     problem = Distribution(room=((2, 2),), per_space=2, spaces=1, pool=(1, 5))
     assert sorted(problem) == [((0, 2),), ((1, 1),)]
+
+
+def test_forts_and_villages_share_a_space_s_stacking_room() -> None:
+    # 1.4.2 and 5.1.1: a Colony with one Fort already holds one more Fort or Village.
+    problem = Distribution(room=((2, 2),), per_space=2, spaces=1, space_room=(1,))
+    assert sorted(problem) == [((0, 1),), ((1, 0),)]
+
+
+def test_an_optional_type_is_never_obliged() -> None:
+    # FitL 5.1.1: a Faction may remove its own Tunneled Base to fulfil the text, but
+    # need not; an ordinary Base there must go first.
+    problem = Distribution(room=((1, 1),), total=2, optional=(False, True))
+    assert sorted(problem) == [((1, 0),), ((1, 1),)]
 
 
 def test_bad_problems_are_refused() -> None:
