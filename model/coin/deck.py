@@ -7,7 +7,7 @@ and/or shaded :class:`~legalis.model.coin.effects.Side`.
 >>> deck = deck_from_toml({"game": "lod", "card": [{"number": 7, "title": "A Quiet Harbour",
 ...     "factions": ["British", "Patriots", "French", "Indians"],
 ...     "unshaded": {"text": "British Resources +2.",
-...                  "effects": [{"op": "adjust", "track": "resources.british", "delta": 2}]}}]})
+...                  "effects": [{"op": "adjust", "track": "british_resources", "delta": 2}]}}]})
 >>> card = deck.card(7)
 >>> card.title, card.dual_use, card.unshaded.effects[0].delta
 ('A Quiet Harbour', False, 2)
