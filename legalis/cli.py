@@ -194,7 +194,12 @@ def _write_state(state: Any, output: Path | None) -> None:
         sys.stdout.write(text)
     else:
         output.write_text(text, encoding="utf-8")
-        err.print(f"wrote {output}: turn {state.turn}, {state.phase}, {state.to_move} to move")
+        where = (
+            f"turn {state.turn}, {state.phase}, {state.to_move} to move"
+            if hasattr(state, "phase")
+            else f"{state.game} state"
+        )
+        err.print(f"wrote {output}: {where}")
 
 
 def _load_state(
@@ -219,9 +224,36 @@ StateOpt = Annotated[
 ]
 
 
+COIN_GAMES = ("lod", "fitl")
+GameOpt = Annotated[str | None, typer.Option("--game", help="Game name (instead of the argument).")]
+CardOpt = Annotated[int | None, typer.Option("--card", help="COIN: the event card number.")]
+SideOpt = Annotated[
+    str | None,
+    typer.Option("--side", help="COIN: unshaded or shaded (5.2); a one-sided card needs none."),
+]
+FactionOpt = Annotated[str | None, typer.Option("--faction", help="COIN: the executing Faction.")]
+DeckOpt = Annotated[
+    Path | None,
+    typer.Option("--deck", help="COIN: a deck TOML (default: the bundled sample deck)."),
+]
+ScenarioOpt = Annotated[
+    str | None, typer.Option("--scenario", help="COIN: start from a bundled scenario set-up.")
+]
+
+
+def _game_name(positional: str | None, option: str | None) -> str:
+    if positional and option and positional != option:
+        raise InputError(f"two games named: {positional!r} and {option!r}", path="--game")
+    name = option or positional
+    if not name:
+        raise InputError("name a game", path="--game", allowed=[*games(), *COIN_GAMES])
+    return name
+
+
 @app.command("moves")
 def moves_command(
-    game_name: GameArg,
+    game_name: Annotated[str | None, typer.Argument(help="Game name; see 'legalis games'.")] = None,
+    game_option: GameOpt = None,
     state_path: StateOpt = None,
     count: Annotated[bool, typer.Option("--count", help="Only count the legal moves.")] = False,
     check: Annotated[
@@ -230,16 +262,58 @@ def moves_command(
     limit: Annotated[int, typer.Option(help="List at most this many moves.", min=0)] = 100,
     seed: SeedOpt = 1,
     option: OptionList = None,
+    card: CardOpt = None,
+    side: SideOpt = None,
+    faction: FactionOpt = None,
+    deck: DeckOpt = None,
+    scenario: ScenarioOpt = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """The legal moves at a state: every one, a count, or yes/no with the reason."""
-    game, state = _load_state(game_name, state_path, seed, option)
-    view = state.legal_moves()
+    """The legal moves at a state: every one, a count, or yes/no with the reason.
+
+    For Liberty or Death and Fire in the Lake: every legal way to execute an event
+    (--card, --side, --faction) in a state (--state or --scenario).
+    """
+    name = _game_name(game_name, game_option)
+    if name in COIN_GAMES:
+        view = _event_view(name, state_path, scenario, card, side, faction, deck)
+        _show_moves(view, view.faction, check, count, limit, as_json, _event_describe, _event_move)
+        return
+    game, state = _load_state(name, state_path, seed, option)
+    header = f"{state.to_move} (turn {state.turn}, {state.phase} phase)"
+    _show_moves(
+        state.legal_moves(),
+        header,
+        check,
+        count,
+        limit,
+        as_json,
+        game.describe_move,
+        lambda text: _parse_move_text(game, text),
+        game.move_to_json,
+        {"to_move": state.to_move},
+    )
+
+
+def _show_moves(
+    view: Any,
+    header: str,
+    check: str | None,
+    count: bool,
+    limit: int,
+    as_json: bool,
+    describe: Callable[[Any], str],
+    parse: Callable[[str], Any],
+    to_json: Callable[[Any], Any] | None = None,
+    extra: dict[str, Any] | None = None,
+) -> None:
+    """Print the moves of a view, its count, or the verdict on one move."""
+    to_json = to_json or (lambda move: move.to_json())
     if check is not None:
-        move = _parse_move_text(game, check)
+        move = parse(check)
         verdict = view.verdict(move)
         answer = {
-            "move": game.move_to_json(move),
+            "move": to_json(move),
             "legal": verdict.legal,
             "reason": verdict.reason,
             "rule": verdict.rule,
@@ -248,37 +322,123 @@ def moves_command(
             _emit_json(answer)
         else:
             word = "legal" if verdict.legal else "illegal"
-            out.print(f"{word}: {game.describe_move(move)}: {verdict.reason} [{verdict.rule}]")
+            out.print(f"{word}: {describe(move)}: {verdict.reason} [{verdict.rule}]", markup=False)
         _finish(EXIT_OK if verdict.legal else EXIT_FINDINGS)
         return
     total = view.count()
-    listed = [] if count else [view.nth(i) for i in range(min(limit, total))]
+    listed = [] if count else [move for _, move in zip(range(limit), view, strict=False)]
     if as_json:
         _emit_json(
             {
-                "to_move": state.to_move,
+                **(extra or {}),
                 "count": total,
-                "moves": [game.move_to_json(move) for move in listed],
+                "moves": [to_json(move) for move in listed],
                 "truncated": not count and total > limit,
             }
         )
         return
-    out.print(f"{total} legal moves for {state.to_move} (turn {state.turn}, {state.phase} phase)")
+    out.print(f"{total} legal moves for {header}")
     for index, move in enumerate(listed):
-        out.print(f"  {index:>4}. {game.describe_move(move)}")
+        out.print(f"  {index:>4}. {describe(move)}", markup=False)
     if not count and total > limit:
         out.print(f"  ... {total - limit} more (raise --limit)")
 
 
+def _coin_state(game: str, state_path: Path | None, scenario: str | None) -> Any:
+    from legalis.model.coin.scenarios import load_scenario, scenario_names
+    from legalis.model.coin.state import state_from_json
+
+    if (state_path is None) == (scenario is None):
+        raise InputError(
+            "give a state file (--state) or a scenario (--scenario)",
+            path="--state",
+            allowed=scenario_names(game),
+        )
+    if scenario is not None:
+        if scenario not in scenario_names(game):
+            raise InputError(
+                f"no scenario {scenario!r}", path="--scenario", allowed=scenario_names(game)
+            )
+        return load_scenario(game, scenario)
+    assert state_path is not None
+    return state_from_json(_read_json(state_path), game, source=str(state_path))
+
+
+def _event_view(
+    game: str,
+    state_path: Path | None,
+    scenario: str | None,
+    card_number: int | None,
+    side: str | None,
+    faction: str | None,
+    deck_path: Path | None,
+) -> Any:
+    from legalis.model.coin.deck import bundled_deck, read_deck
+    from legalis.solver.events import legal_event_moves
+
+    state = _coin_state(game, state_path, scenario)
+    deck = read_deck(str(deck_path)) if deck_path is not None else bundled_deck(game)
+    if deck.game != game:
+        raise InputError(f"a {deck.game} deck, not {game}", path="--deck")
+    if card_number is None:
+        raise InputError(
+            "name the event card", path="--card", allowed=[c.number for c in deck.cards]
+        )
+    card = deck.card(card_number)
+    if side is None:
+        printed = [name for name in ("unshaded", "shaded") if getattr(card, name) is not None]
+        if len(printed) != 1:
+            raise InputError("a dual-use card: pick a side (5.2)", path="--side", allowed=printed)
+        side = printed[0]
+    if faction is None:
+        raise InputError("name the executing Faction", path="--faction", allowed=card.factions)
+    return legal_event_moves(state, card, side, faction)
+
+
+def _event_describe(move: Any) -> str:
+    parts = []
+    for step in move.steps:
+        if isinstance(step, int):
+            parts.append(f"option {step + 1}")
+        else:
+            parts.append(", ".join(f"{n} {piece} {space}" for space, piece, n in step) or "nothing")
+    return "; ".join(parts) or "(no choice to make)"
+
+
+def _event_move(text: str) -> Any:
+    from legalis.solver.events import event_move_from_json
+
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError(f"a move is JSON: {error.msg}", path="--move") from error
+    return event_move_from_json(raw)
+
+
 @app.command("apply")
 def apply_command(
-    game_name: GameArg,
-    state_path: Annotated[Path, typer.Option("--state", help="State JSON file.")],
-    move_text: Annotated[str, typer.Option("--move", help="The move as JSON.")],
+    game_name: Annotated[str | None, typer.Argument(help="Game name; see 'legalis games'.")] = None,
+    game_option: GameOpt = None,
+    state_path: Annotated[Path | None, typer.Option("--state", help="State JSON file.")] = None,
+    move_text: Annotated[str, typer.Option("--move", help="The move as JSON.")] = "",
     output: Annotated[Path | None, typer.Option("--out", help="Write the new state here.")] = None,
+    card: CardOpt = None,
+    side: SideOpt = None,
+    faction: FactionOpt = None,
+    deck: DeckOpt = None,
+    scenario: ScenarioOpt = None,
 ) -> None:
     """Apply one move to a state and write the next state (illegal moves exit 2 with the rule)."""
-    game, state = _load_state(game_name, state_path, 0, None)
+    name = _game_name(game_name, game_option)
+    if not move_text:
+        raise InputError("give the move as JSON", path="--move")
+    if name in COIN_GAMES:
+        view = _event_view(name, state_path, scenario, card, side, faction, deck)
+        _write_state(view.apply(_event_move(move_text)), output)
+        return
+    if state_path is None:
+        raise InputError("give a state file", path="--state")
+    game, state = _load_state(name, state_path, 0, None)
     state.play(_parse_move_text(game, move_text))
     _write_state(state, output)
 

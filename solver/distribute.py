@@ -106,7 +106,10 @@ class Distribution:
     def kinds(self) -> int:
         if self.room:
             return len(self.room[0])
-        return len(self.pool) if self.pool is not None else 1
+        for per_type in (self.pool, self.optional):
+            if per_type is not None:
+                return len(per_type)
+        return 1
 
     @property
     def max_spaces(self) -> int:
@@ -256,7 +259,11 @@ class Distribution:
                 break
             if self.total is not None and moved + amount > self.total:
                 break
-            after_used = tuple(u + r for u, r in zip(used, row, strict=True))
+            # only types with a pool need their use counted: fewer states to count
+            after_used = tuple(
+                u + r if self._pool(k) is not None else 0
+                for k, (u, r) in enumerate(zip(used, row, strict=True))
+            )
             if any(
                 (most := self._pool(k)) is not None and after_used[k] > most
                 for k in range(len(row))

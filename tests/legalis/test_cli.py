@@ -162,7 +162,7 @@ def test_simulate_json_adds_up(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("argv", "fragment"),
     [
-        (("moves", "lod"), "unknown game 'lod'"),
+        (("moves", "chess"), "unknown game 'chess'"),
         (("moves", "sevenyears", "--state", "/no/such/file.json"), "cannot read"),
         (("play", "sevenyears", "--british", "robot"), "unknown player 'robot'"),
         (("simulate", "sevenyears", "--option", "reshuffle=sometimes"), "options.reshuffle"),

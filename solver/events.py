@@ -1,0 +1,280 @@
+"""Every legal way to execute an event: a lazy view over fully specified executions.
+
+An execution (:class:`EventMove`) names the card, the side and the executing
+Faction, and for each decision the event's text asks for, in order, what was
+chosen: the pieces taken to or from each space, or the option picked. Every move
+of the view is maximal under 5.1.3: what can be carried out is carried out.
+
+The view iterates lazily (depth first over the decisions), counts without listing
+when the last decision is the only one left (the selection enumerator counts it
+by dynamic programming), answers ``in``, and :meth:`EventMovesView.explain` says why
+a move is legal or not, citing the rule.
+
+>>> from legalis.model.coin.deck import deck_from_toml
+>>> from legalis.model.coin.state import CoinState
+>>> deck = deck_from_toml({"game": "lod", "card": [{"number": 1, "title": "Town Meeting",
+...     "factions": ["Patriots"], "shaded": {"effects": [
+...         {"op": "place", "pieces": ["militia"], "count": 1,
+...          "where": {"filter": {"is": "type", "types": ["City"]}, "spaces": 2}}]}}]})
+>>> view = legal_event_moves(CoinState.new("lod"), deck.card(1), "shaded", "patriots")
+>>> view.count()  # 2 of the 7 Cities, one Militia each
+21
+>>> move = next(iter(view))
+>>> move.steps
+((('Charles Town', 'militia', 1), ('Savannah', 'militia', 1)),)
+>>> view.explain(move).legal, view.apply(move).pieces("Savannah", "militia")
+(True, 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from legalis.model.coin import effects as fx
+from legalis.model.coin.deck import Card
+from legalis.model.coin.interpret import Context, OptionChoice, PieceChoice, Run, resume, start
+from legalis.model.coin.state import CoinState
+from legalis.model.core.views import MoveView, Refusal, Verdict
+from legalis.model.errors import InputError
+from legalis.solver.distribute import Distribution
+
+Atoms = tuple[tuple[str, str, int], ...]
+Step = Atoms | int
+RULE_DUAL_USE = "5.2"
+
+
+@dataclass(frozen=True)
+class EventMove:
+    """One fully specified execution of a card's side by a Faction."""
+
+    card: int
+    side: str
+    faction: str
+    steps: tuple[Step, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "card": self.card,
+            "side": self.side,
+            "faction": self.faction,
+            "steps": [
+                step if isinstance(step, int) else [list(atom) for atom in step]
+                for step in self.steps
+            ],
+        }
+
+
+def event_move_from_json(raw: Any, *, path: str = "move") -> EventMove:
+    """An :class:`EventMove` from JSON; malformed input raises :class:`InputError`."""
+    if not isinstance(raw, dict):
+        raise InputError("an event move is a JSON object", path=path)
+    for key in ("card", "side", "faction", "steps"):
+        if key not in raw:
+            raise InputError("missing field", path=f"{path}.{key}")
+    if not isinstance(raw["card"], int) or isinstance(raw["card"], bool):
+        raise InputError("a card number", path=f"{path}.card")
+    if not isinstance(raw["steps"], list):
+        raise InputError("a list of steps", path=f"{path}.steps")
+    steps: list[Step] = []
+    for index, step in enumerate(raw["steps"]):
+        where = f"{path}.steps[{index}]"
+        if isinstance(step, int) and not isinstance(step, bool):
+            steps.append(step)
+            continue
+        if not isinstance(step, list):
+            raise InputError(
+                "a step is an option number or a list of [space, piece, count]", path=where
+            )
+        atoms = []
+        for j, atom in enumerate(step):
+            ok = (
+                isinstance(atom, list)
+                and len(atom) == 3
+                and isinstance(atom[0], str)
+                and isinstance(atom[1], str)
+                and isinstance(atom[2], int)
+                and not isinstance(atom[2], bool)
+                and atom[2] > 0
+            )
+            if not ok:
+                raise InputError(
+                    "expected [space, piece type, positive count]", path=f"{where}[{j}]"
+                )
+            atoms.append((atom[0], atom[1], atom[2]))
+        steps.append(tuple(atoms))
+    return EventMove(raw["card"], str(raw["side"]), str(raw["faction"]), tuple(steps))
+
+
+def distribution(choice: PieceChoice) -> Distribution:
+    """The enumerator's problem for a piece decision."""
+    return Distribution(
+        room=choice.room,
+        per_space=choice.per_space,
+        total=choice.total,
+        spaces=choice.max_spaces,
+        spaces_exact=choice.spaces_exact,
+        pool=choice.pool,
+        up_to=choice.up_to,
+        space_room=choice.space_room,
+        optional=choice.optional,
+    )
+
+
+def _decides_later(pending: tuple[Any, ...]) -> bool:
+    """Whether any effect still to come could ask for a decision."""
+    quiet = (fx.Adjust, fx.SetLasting, fx.FreeAction)
+    return any(not isinstance(step, quiet) for step in pending)
+
+
+class EventMovesView(MoveView[EventMove]):
+    """The legal executions of one side of one card by one Faction, in one state."""
+
+    def __init__(self, state: CoinState, card: Card, side: str, faction: str) -> None:
+        self.state = state
+        self.card = card
+        self.side_name = side
+        self.faction = state.rules.data.faction(faction, path="faction").id
+        self.side = card.side(side)
+        self.context = Context(self.faction, card.number, side)
+        self._root = start(state, self.side, self.context)
+        self._counts: dict[int, int] = {}
+
+    # ------------------------------------------------------------------ walking
+
+    def _choices(self, run: Run) -> Iterator[tuple[Step, Any]]:
+        """(step as recorded in a move, choice to resume with) for the awaited decision."""
+        decision = run.decision
+        if isinstance(decision, OptionChoice):
+            for option in range(decision.count):
+                yield option, option
+        else:
+            assert isinstance(decision, PieceChoice)
+            for selection in distribution(decision):
+                yield decision.atoms(selection), selection
+
+    def _walk(self, run: Run, steps: tuple[Step, ...]) -> Iterator[EventMove]:
+        if run.finished:
+            yield EventMove(self.card.number, self.side_name, self.faction, steps)
+            return
+        for step, choice in self._choices(run):
+            yield from self._walk(resume(run, choice), (*steps, step))
+
+    def __iter__(self) -> Iterator[EventMove]:
+        return self._walk(self._root, ())
+
+    def _count(self, run: Run) -> int:
+        if run.finished:
+            return 1
+        decision = run.decision
+        if isinstance(decision, PieceChoice) and not _decides_later(run.pending[1:]):
+            return distribution(decision).count()
+        return sum(self._count(resume(run, choice)) for _, choice in self._choices(run))
+
+    def count(self) -> int:
+        """How many legal executions there are; the last decision is counted, not listed."""
+        if 0 not in self._counts:
+            self._counts[0] = self._count(self._root)
+        return self._counts[0]
+
+    def nth(self, index: int) -> EventMove:
+        if not 0 <= index < self.count():
+            raise IndexError(index)
+        run, steps = self._root, list[Step]()
+        while not run.finished:
+            decision = run.decision
+            if isinstance(decision, PieceChoice) and not _decides_later(run.pending[1:]):
+                problem = distribution(decision)
+                selection = problem.nth(index)
+                steps.append(decision.atoms(selection))
+                run = resume(run, selection)
+                continue
+            for step, choice in self._choices(run):
+                after = resume(run, choice)
+                ways = self._count(after)
+                if index < ways:
+                    steps.append(step)
+                    run = after
+                    break
+                index -= ways
+        return EventMove(self.card.number, self.side_name, self.faction, tuple(steps))
+
+    # ------------------------------------------------------------------ checking
+
+    def _replay(self, move: object) -> tuple[Run | None, Refusal | None]:
+        if not isinstance(move, EventMove):
+            return None, Refusal("not an event move", "5.1")
+        if move.card != self.card.number:
+            return None, Refusal(f"this view is for card {self.card.number}", "5.1")
+        if move.side != self.side_name:
+            return None, Refusal(
+                f"one side only, and this view is for the {self.side_name} side", RULE_DUAL_USE
+            )
+        if move.faction != self.faction:
+            return None, Refusal(f"the executing Faction here is {self.faction}", "5.1")
+        run = self._root
+        for number, step in enumerate(move.steps, start=1):
+            decision = run.decision
+            if decision is None:
+                return None, Refusal(f"step {number}: the event is already carried out", "5.1.3")
+            if isinstance(decision, OptionChoice):
+                if not isinstance(step, int) or not 0 <= step < decision.count:
+                    return None, Refusal(
+                        f"step {number}: {decision.chooser} picks an option 0-{decision.count - 1}",
+                        "5.1",
+                    )
+                run = resume(run, step)
+                continue
+            if isinstance(step, int):
+                return None, Refusal(
+                    f"step {number}: {decision.what} needs pieces, not an option", "5.1"
+                )
+            try:
+                selection = decision.selection(step)
+            except ValueError as error:
+                return None, Refusal(f"step {number}: {error} ({decision.what})", "5.1.1")
+            why = distribution(decision).refusal(selection)
+            if why is not None:
+                return None, Refusal(f"step {number} ({decision.what}): {why}", _rule_of(why))
+            run = resume(run, selection)
+        if run.decision is not None:
+            return None, Refusal(f"incomplete: {run.decision.what} is still to be decided", "5.1.3")
+        return run, None
+
+    def refusal(self, move: object) -> Refusal | None:
+        return self._replay(move)[1]
+
+    def justification(self, move: EventMove) -> Verdict:
+        run, _ = self._replay(move)
+        done = "; ".join(run.log) if run is not None and run.log else "nothing could be done"
+        return Verdict(True, f"carries out all it can (5.1.3): {done}", "5.1; 5.1.1; 5.1.3")
+
+    def explain(self, move: object) -> Verdict:
+        """Why ``move`` is legal (what it does) or not (the first step refused, and why)."""
+        return self.verdict(move)
+
+    def apply(self, move: EventMove) -> CoinState:
+        """The state after ``move``; an illegal move raises :class:`IllegalMoveError`."""
+        from legalis.model.errors import IllegalMoveError
+
+        run, refused = self._replay(move)
+        if refused is not None or run is None:
+            assert refused is not None
+            raise IllegalMoveError(refused.reason, rule=refused.rule)
+        return run.state
+
+
+def _rule_of(reason: str) -> str:
+    for rule in ("5.1.1", "5.1.3"):
+        if rule in reason:
+            return rule
+    return "5.1"
+
+
+def legal_event_moves(state: CoinState, card: Card, side: str, faction: str) -> EventMovesView:
+    """The lazy view of every legal execution of ``card``'s ``side`` by ``faction``.
+
+    A side the card does not print is refused (5.2), as is an unknown Faction.
+    """
+    return EventMovesView(state, card, side, faction)

@@ -1,0 +1,495 @@
+"""The sample decks: original cards that load, name only what their game has, use
+every form of the effect language and exercise every clause of rules section 5.
+
+The forms are read from ``effects.py`` itself (the tag literal of every member of
+the ``Effect``, ``Filter`` and ``Condition`` unions), so a form added to the
+language fails here until some sample card uses it. The clauses each card claims
+are read from the comment line above its ``[[card]]`` table and checked against
+the card's effects.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable, Iterator
+from functools import cache
+from importlib import resources
+from typing import Any, Literal, get_args, get_origin
+
+import pytest
+from legalis.model.coin import effects as fx
+from legalis.model.coin.deck import SIDES, Card, Deck, bundled_deck
+from pydantic import BaseModel
+
+GAMES = ("lod", "fitl")
+
+
+# ---------------------------------------------------------------------- reading
+
+
+def _package_file(game: str, name: str) -> str | None:
+    entry = resources.files(f"legalis.model.{game}").joinpath(name)
+    return entry.read_text("utf-8") if entry.is_file() else None
+
+
+@cache
+def _deck(game: str) -> Deck:
+    return bundled_deck(game)
+
+
+@cache
+def _map(game: str) -> dict[str, Any]:
+    text = _package_file(game, "map.toml")
+    assert text is not None, f"model/{game}/map.toml is missing"
+    return tomllib.loads(text)
+
+
+def _game(game: str) -> dict[str, Any]:
+    text = _package_file(game, "game.toml")
+    assert text is not None, f"model/{game}/game.toml is missing"
+    return tomllib.loads(text)
+
+
+def _nodes(value: Any) -> Iterator[BaseModel]:
+    """Every model in ``value``, following only the fields its TOML wrote: a default
+    such as the Anywhere filter of an unwritten ``where`` is not a use of that form."""
+    if isinstance(value, BaseModel):
+        yield value
+        for name in sorted(value.model_fields_set):
+            yield from _nodes(getattr(value, name))
+    elif isinstance(value, tuple | list):
+        for item in value:
+            yield from _nodes(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _nodes(item)
+
+
+def _sides(card: Card) -> Iterator[tuple[str, fx.Side]]:
+    for name in SIDES:
+        side = getattr(card, name)
+        if side is not None:
+            yield name, side
+
+
+# ---------------------------------------------------------------------- the forms of the language
+
+
+def _tags(union: Any, field: str) -> dict[type[BaseModel], str]:
+    """Each member of a discriminated union of effects.py and the literal of its tag field."""
+    members = get_args(get_args(union)[0])
+    return {member: get_args(member.model_fields[field].annotation)[0] for member in members}
+
+
+FORMS: dict[str, dict[type[BaseModel], str]] = {
+    "effect op": _tags(fx.Effect, "op"),
+    "filter kind": _tags(fx.Filter, "kind"),
+    "condition kind": _tags(fx.Condition, "kind"),
+}
+
+
+def _options(annotation: Any) -> set[Any]:
+    """Every value a bool, Literal or optional Literal field may take."""
+    if annotation is bool:
+        return {True, False}
+    if get_origin(annotation) is Literal:
+        return set(get_args(annotation))
+    out: set[Any] = set()
+    for arg in get_args(annotation):
+        out |= {None} if arg is type(None) else _options(arg)
+    return out
+
+
+OPTIONS: list[tuple[type[BaseModel], str]] = [
+    (fx.FreeAction, "kind"),
+    (fx.FreeAction, "limited"),
+    (fx.SetLasting, "kind"),
+    (fx.Remove, "tunneled"),
+    (fx.Count, "up_to"),
+    (fx.Where, "up_to"),
+    (fx.Where, "per_space"),
+    (fx.Side, "lasting"),
+    (Card, "kind"),
+]
+
+
+def test_the_decks_load_with_at_least_30_cards_each() -> None:
+    for game in GAMES:
+        deck = _deck(game)
+        assert deck.game == game
+        assert len(deck.cards) >= 30, f"{game}: only {len(deck.cards)} cards"
+        for card in deck.cards:
+            for name, side in _sides(card):
+                assert side.text and side.effects, f"{game} card {card.number} {name}"
+                assert fx.side_from_toml(fx.side_to_toml(side)) == side
+
+
+@pytest.mark.parametrize("what", sorted(FORMS))
+def test_every_form_of_the_effect_language_is_used(what: str) -> None:
+    declared = FORMS[what]
+    used = {declared[type(node)] for game in GAMES for node in _nodes(_deck(game))
+            if type(node) in declared}  # fmt: skip
+    unused = sorted(set(declared.values()) - used)
+    assert not unused, f"no sample card uses the {what}s {unused}"
+
+
+@pytest.mark.parametrize(("model", "field"), OPTIONS, ids=lambda x: getattr(x, "__name__", x))
+def test_every_option_of_the_effect_language_is_used(model: type[BaseModel], field: str) -> None:
+    possible = _options(model.model_fields[field].annotation)
+    used = {getattr(node, field) for game in GAMES for node in _nodes(_deck(game))
+            if isinstance(node, model)}  # fmt: skip
+    missing = sorted(map(str, possible - used))
+    assert not missing, f"no sample card uses {model.__name__}.{field} = {missing}"
+
+
+# ---------------------------------------------------------------------- names
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_space_and_map_term_is_on_the_map(game: str) -> None:
+    board = _map(game)
+    spaces = board["space"]
+    known = {
+        "space": {s["name"] for s in spaces} | {b["name"] for b in board.get("box", [])},
+        "space type": {s["type"] for s in spaces},
+        "country": {s["country"] for s in spaces if "country" in s},
+        "terrain": {s["terrain"] for s in spaces if "terrain" in s},
+    }
+    used: dict[str, set[str]] = {key: set() for key in known}
+    for node in _nodes(_deck(game)):
+        if isinstance(node, fx.NamedSpaces):
+            used["space"] |= set(node.names)
+        elif isinstance(node, fx.TypeIs):
+            used["space type"] |= set(node.types)
+        elif isinstance(node, fx.CountryIs):
+            used["country"] |= set(node.countries)
+        elif isinstance(node, fx.TerrainIs):
+            used["terrain"] |= set(node.terrains)
+    for key, names in used.items():
+        assert names <= known[key], f"{game}: unknown {key} {sorted(names - known[key])}"
+
+
+def _problems(game: str) -> list[str]:
+    """Every name of a piece, Faction, track, box, flag or Control that the game lacks,
+    and every piece asked of a box or status that the piece cannot be in."""
+    data = _game(game)
+    pieces = {piece["id"]: piece for piece in data["piece"]}
+    factions = {faction["name"] for faction in data["faction"]}
+    tracks = {track["id"] for track in data["track"]}
+    boxes = {box["id"]: box for box in data["box"]}
+    flags = {flag["id"] for flag in data.get("flag", [])}
+    controls = {control["id"] for control in data.get("control", [])} | {"none"}
+    problems: list[str] = []
+
+    def check(kind: str, names: Any, known: Any) -> None:
+        problems.extend(f"unknown {kind} {name!r}" for name in names if name not in known)
+
+    def in_box(box: str, names: tuple[str, ...]) -> None:
+        allowed = boxes[box]["pieces"] if box in boxes else ()
+        if allowed != "all":
+            problems.extend(f"{name} is never in {box}" for name in names if name not in allowed)
+
+    for card in _deck(game).cards:
+        check("Faction", card.factions, factions)
+        check("Faction", card.marks, factions)
+    for node in _nodes(_deck(game)):
+        if getattr(node, "chooser", None) is not None:
+            check("Faction", [node.chooser], factions)  # type: ignore[attr-defined]
+        if isinstance(node, fx.Place | fx.Remove | fx.Replace | fx.MovePieces | fx.Activate
+                      | fx.GoUnderground | fx.PiecesPresent):  # fmt: skip
+            check("piece", node.pieces, pieces)
+        if isinstance(node, fx.Replace):
+            check("piece", node.by, pieces)
+            check("box", [node.source], boxes)
+            in_box(node.source, node.by)
+        if isinstance(node, fx.Place):
+            check("box", [node.source], boxes)
+            in_box(node.source, node.pieces)
+            if node.status is not None:
+                problems.extend(
+                    f"{name} is never {node.status}"
+                    for name in node.pieces
+                    if node.status not in pieces.get(name, {}).get("statuses", ())
+                )
+        if isinstance(node, fx.Remove):
+            if node.destination is not None:
+                check("box", [node.destination], boxes)
+                in_box(node.destination, node.pieces)
+            if node.tunneled and not any(
+                "tunneled" in pieces.get(name, {}).get("statuses", ()) for name in node.pieces
+            ):
+                problems.append(f"none of {node.pieces} can be Tunneled")
+        if (
+            isinstance(node, fx.PiecesPresent)
+            and node.status is not None
+            and not any(
+                node.status in pieces.get(name, {}).get("statuses", ()) for name in node.pieces
+            )
+        ):
+            problems.append(f"none of {node.pieces} can be {node.status}")
+        if isinstance(node, fx.Adjust | fx.TrackCompare):
+            check("track", [node.track], tracks)
+        if isinstance(node, fx.FreeAction):
+            check("Faction", [node.faction], factions)
+        if isinstance(node, fx.ExecutingFaction):
+            check("Faction", node.factions, factions)
+        if isinstance(node, fx.FlagSet):
+            check("flag", [node.flag], flags)
+        if isinstance(node, fx.SetLasting) and node.kind == "flag":
+            check("flag", [node.name], flags)
+        if isinstance(node, fx.ControlIs):
+            check("Control", [node.control], controls)
+    return problems
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_piece_faction_track_and_box_is_in_the_game_file(game: str) -> None:
+    assert _problems(game) == []
+
+
+# ---------------------------------------------------------------------- lasting effects
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_capability_and_momentum_sides_carry_their_lasting_effect(game: str) -> None:
+    factions = {faction["name"] for faction in _game(game)["faction"]}
+    in_force: set[tuple[str, str | None]] = set()
+    for card in _deck(game).cards:
+        for name, side in _sides(card):
+            lasting = [n for n in _nodes(side) if isinstance(n, fx.SetLasting)]
+            capabilities = [n for n in lasting if n.kind == "capability"]
+            momentum = [n for n in lasting if n.kind == "momentum"]
+            where = f"{game} card {card.number} {name}"
+            if side.lasting == "capability":
+                # 5.3: a dual-use card, the marker on the side executed, for the rest of the game
+                assert card.dual_use, where
+                assert capabilities and all(
+                    n.name == card.title and n.side == name for n in capabilities
+                ), where
+                faction = re.match(r"(\S+) CAPABILITY: ", side.text)
+                assert faction and faction.group(1) in factions, where
+            else:
+                assert not capabilities, where
+            if side.lasting == "momentum":
+                assert momentum and all(n.name == card.title for n in momentum), where
+                assert game != "fitl" or "MOMENTUM: " in side.text, where
+            else:
+                assert not momentum, where
+            in_force |= {(n.name, n.side) for n in capabilities + momentum}
+            in_force |= {(n.name, None) for n in capabilities + momentum}
+    for node in _nodes(_deck(game)):
+        if isinstance(node, fx.LastingInForce):
+            assert (node.name, node.side) in in_force, f"{game}: nothing puts {node} in force"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_brilliant_strokes_and_pivotal_events_state_their_precondition(game: str) -> None:
+    # 5.1.4: LoD has Brilliant Strokes, FitL Pivotal Events; a precondition for play is
+    # printed first and written as the card's leading `if`
+    special = {"lod": "brilliant_stroke", "fitl": "pivotal"}[game]
+    cards = [card for card in _deck(game).cards if card.kind != "event"]
+    assert cards and all(card.kind == special for card in cards)
+    for card in cards:
+        assert not card.dual_use and card.unshaded is not None
+        if card.unshaded.text.startswith("Play only if"):
+            assert isinstance(card.unshaded.effects[0], fx.When)
+
+
+# ---------------------------------------------------------------------- clauses of section 5
+
+
+def _placed(node: BaseModel) -> tuple[str, ...]:
+    """The piece types an effect puts into a space."""
+    if isinstance(node, fx.Place | fx.MovePieces):
+        return node.pieces
+    if isinstance(node, fx.Replace):
+        return node.by
+    return ()
+
+
+def _target(node: BaseModel) -> Any:
+    return node.to.filter if isinstance(node, fx.MovePieces) else node.where.filter  # type: ignore[attr-defined]
+
+
+def _mentioned(flt: Any) -> set[str]:
+    """The spaces and countries a filter names."""
+    out: set[str] = set()
+    for node in _nodes(flt):
+        if isinstance(node, fx.NamedSpaces):
+            out |= set(node.names)
+        elif isinstance(node, fx.CountryIs):
+            out |= set(node.countries)
+    return out
+
+
+def _restricted(game: str, **match: str) -> set[str]:
+    """The pieces of the game's placement restrictions matching ``match`` (a key whose
+    value is a list must contain the wanted value)."""
+
+    def matches(value: Any, want: str) -> bool:
+        return want in value if isinstance(value, list) else value == want
+
+    out: set[str] = set()
+    for rule in _game(game).get("restriction", []):
+        if all(matches(rule.get(key), want) for key, want in match.items()):
+            out |= set(rule["pieces"])
+    return out
+
+
+Predicate = Callable[[Card, str], bool]
+
+
+def _any(kind: type[BaseModel] | tuple[type[BaseModel], ...],
+         test: Callable[[Any], bool] = lambda _: True) -> Predicate:  # fmt: skip
+    return lambda card, _game: any(isinstance(n, kind) and test(n) for n in _nodes(card))
+
+
+def _chooses(card: Card, game: str) -> bool:
+    return any(getattr(node, "chooser", None) is not None for node in _nodes(card))
+
+
+def _stacking(card: Card, game: str) -> bool:
+    stacked = {piece["id"] for piece in _game(game)["piece"] if piece.get("stacking")}
+    return any(set(_placed(node)) & stacked for node in _nodes(card))
+
+
+def _before_toa(card: Card, game: str) -> bool:
+    french = _restricted(game, unless_flag="toa_played")
+    boxes = {box["name"] for box in _map(game).get("box", [])}
+
+    def onto_the_map(node: BaseModel) -> bool:
+        named = _mentioned(_target(node))
+        return not named or not named <= boxes
+
+    return any(set(_placed(node)) & french and onto_the_map(node) for node in _nodes(card))
+
+
+def _north_vietnam(card: Card, game: str) -> bool:
+    coin = _restricted(game, countries="North Vietnam")
+    return any(
+        set(_placed(node)) & coin and "North Vietnam" in _mentioned(_target(node))
+        for node in _nodes(card)
+    )
+
+
+def _frees(card: Card) -> set[tuple[str, str]]:
+    return {(n.faction, n.action) for n in _nodes(card) if isinstance(n, fx.FreeAction)}
+
+
+def _forbids(text: str, faction: str, action: str) -> bool:
+    words = re.escape(action.replace("_", " "))
+    return bool(re.search(rf"\b{re.escape(faction)}\b[^.]*\bmay not\b[^.]*\b(?i:{words})\b", text))
+
+
+def _contradicts(card: Card, game: str) -> bool:
+    """5.1.2: the card grants a free action that a lasting side of another card
+    forbids, or the card is such a lasting side."""
+    others = [other for other in _deck(game).cards if other.number != card.number]
+
+    def lasting_texts(of: Card) -> list[str]:
+        return [side.text for _, side in _sides(of) if side.lasting]
+
+    granted = [(text, *free) for o in others for text in lasting_texts(o) for free in _frees(card)]
+    imposed = [(text, *free) for text in lasting_texts(card) for o in others for free in _frees(o)]
+    return any(_forbids(*case) for case in granted + imposed)
+
+
+def _partial(card: Card, game: str) -> bool:
+    """5.1.3: an exact number of pieces (2 or more) or of spaces (2 or more), which the
+    state often cannot meet in full."""
+    return any(
+        (isinstance(n, fx.Count) and not n.up_to and n.n >= 2)
+        or (isinstance(n, fx.Where) and not n.up_to and (n.spaces or 0) >= 2)
+        for n in _nodes(card)
+    )
+
+
+def _from(box: str) -> Predicate:
+    return _any(fx.Place, lambda n: n.source == box)
+
+
+def _side_lasting(kind: str) -> Predicate:
+    return lambda card, _game: any(side.lasting == kind for _, side in _sides(card))
+
+
+PAYING = {"pacify", "improve_trail", "agitate"}  # FitL 5.5: these cost Resources even when free
+
+SHARED: dict[str, Predicate] = {
+    "5.1": _chooses,
+    "5.1.1 stacking": _stacking,
+    "5.1.1 casualties": _from("casualties"),
+    "5.1.1 replace": _any(fx.Replace),
+    "5.1.1 resources": _any(fx.Adjust, lambda n: n.delta > 0),
+    "5.1.2": _contradicts,
+    "5.1.3": _partial,
+    "5.1.4": lambda card, _game: card.kind != "event",
+    "5.2": lambda card, _game: card.dual_use,
+}
+CLAUSES: dict[str, dict[str, Predicate]] = {
+    "lod": {
+        **SHARED,
+        "5.1.1 unavailable": _from("unavailable"),
+        "5.1.1 west indies": _from("west_indies"),
+        "5.1.1 toa": _before_toa,
+        "5.3": _any(fx.FreeAction),
+        "5.3 limited": _any(fx.FreeAction, lambda n: n.limited),
+    },
+    "fitl": {
+        **SHARED,
+        "5.1.1 out of play": _from("out_of_play"),
+        "5.1.1 north vietnam": _north_vietnam,
+        "5.1.1 tunneled": _any(fx.Remove, lambda n: n.tunneled),
+        "5.3": _side_lasting("capability"),
+        "5.4": _side_lasting("momentum"),
+        "5.5": _any(fx.FreeAction),
+        "5.5 limited": _any(fx.FreeAction, lambda n: n.limited),
+        "5.5 pays": _any(fx.FreeAction, lambda n: n.action in PAYING),
+    },
+}
+# Clauses a card declares exactly when it has the property: no dual-use card hides
+EXACT = {"5.2", "5.1.4", "5.3", "5.4"}
+
+
+def _declared(game: str) -> dict[int, tuple[str, ...]]:
+    """The clauses named by the comment line right above each ``[[card]]``."""
+    text = _package_file(game, "decks/sample.toml")
+    assert text is not None
+    lines = text.splitlines()
+    out: dict[int, tuple[str, ...]] = {}
+    for index, line in enumerate(lines):
+        if line.strip() != "[[card]]":
+            continue
+        number = next(int(m.group(1)) for rest in lines[index + 1:]
+                      if (m := re.fullmatch(r"number\s*=\s*(\d+)", rest.strip())))  # fmt: skip
+        comment = re.fullmatch(r"#\s*(5\..*)", lines[index - 1].strip())
+        out[number] = tuple(c.strip() for c in comment.group(1).split(";")) if comment else ()
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_card_exercises_the_clauses_it_declares(game: str) -> None:
+    declared = _declared(game)
+    cards = {card.number: card for card in _deck(game).cards}
+    assert set(declared) == set(cards)
+    failures = []
+    for number, card in cards.items():
+        clauses = declared[number]
+        if not clauses:
+            failures.append(f"card {number} declares no clause")
+        for clause in clauses:
+            holds = CLAUSES[game].get(clause)
+            if holds is None:
+                failures.append(f"card {number}: unknown clause {clause!r}")
+            elif not holds(card, game):
+                failures.append(f"card {number} does not exercise {clause}")
+        for clause in EXACT & set(CLAUSES[game]) - set(clauses):
+            if CLAUSES[game][clause](card, game):
+                failures.append(f"card {number} exercises {clause} without declaring it")
+    assert failures == []
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_clause_of_section_5_is_exercised(game: str) -> None:
+    declared = {clause for clauses in _declared(game).values() for clause in clauses}
+    assert sorted(set(CLAUSES[game]) - declared) == []
