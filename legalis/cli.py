@@ -42,7 +42,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 GameArg = Annotated[str, typer.Argument(help="Game name; see 'legalis games'.")]

@@ -262,6 +262,9 @@ class EventMovesView(MoveView[EventMove]):
         if refused is not None or run is None:
             assert refused is not None
             raise IllegalMoveError(refused.reason, rule=refused.rule)
+        broken = run.state.invariant_problems()
+        if broken:  # the interpreter's own fault: no legal move may break an invariant
+            raise AssertionError(f"event left the state unsound: {broken[0]}")
         return run.state
 
 

@@ -322,6 +322,7 @@ class GameData:
     support_rule: str
     support_space_types: tuple[str, ...]
     available_box: str
+    paying_free_actions: tuple[str, ...] = ()
 
     # ---------------------------------------------------------------- lookups
 
@@ -524,7 +525,7 @@ class _Reader:
 _TOP = (
     "game", "name", "support_rule", "support_space_types", "available_box", "side",
     "faction", "piece", "box", "stacking", "track", "flag", "marker_pool", "marker",
-    "restriction", "control", "status_limit", "leader", "card_list",
+    "restriction", "control", "status_limit", "leader", "card_list", "paying_free_actions",
 )  # fmt: skip
 
 
@@ -824,6 +825,7 @@ def parse_game_data(data: Mapping[str, Any], *, source: str = "game.toml") -> Ga
         support_rule=r.get(data, "support_rule", str, ""),
         support_space_types=r.names(data, "support_space_types", "", required=True),
         available_box=available,
+        paying_free_actions=r.names(data, "paying_free_actions", ""),
     )
 
 

@@ -184,7 +184,7 @@ def _advance(run: Run) -> Run:
         elif isinstance(step, fx.SetLasting):
             _set_lasting(state, step, context, log)
         elif isinstance(step, fx.FreeAction):
-            _grant(state, step, log)
+            _grant(state, step, context, log)
         elif isinstance(step, fx.When):
             branch = (
                 step.then if condition_holds(state, step.condition, context) else step.otherwise
@@ -602,9 +602,28 @@ def _set_lasting(state: CoinState, effect: fx.SetLasting, context: Context, log:
     log.append(f"{effect.kind} {effect.name} in force")
 
 
-def _grant(state: CoinState, effect: fx.FreeAction, log: list[str]) -> None:
+def _grant(state: CoinState, effect: fx.FreeAction, context: Context, log: list[str]) -> None:
+    """Record a free action for its Faction to take (LoD 5.3, FitL 5.5): it costs no
+    Resources and leaves Eligibility alone, except the actions the game lists as
+    paying even when free (FitL Pacification, Trail Improvement, Agitation)."""
+    faction = state.rules.data.faction(effect.faction, path="faction").id
+    spaces = None
+    if effect.where is not None:
+        spaces = matching(state, effect.where.filter, context)
+    pays = effect.action in state.rules.data.paying_free_actions
+    state.free_actions.append(
+        {
+            "faction": faction,
+            "action": effect.action,
+            "kind": effect.kind,
+            "limited": effect.limited,
+            "spaces": spaces,
+            "pays_resources": pays,
+        }
+    )
     limited = "Limited " if effect.limited else ""
-    log.append(f"{effect.faction} may take a free {limited}{effect.action} ({effect.kind})")
+    paying = ", paying Resources (5.5)" if pays else ""
+    log.append(f"{faction} may take a free {limited}{effect.action} ({effect.kind}){paying}")
 
 
 __all__ = [

@@ -322,6 +322,7 @@ class CoinState:
         "counts",
         "eligible",
         "flags",
+        "free_actions",
         "leaders",
         "lists",
         "marks",
@@ -340,6 +341,7 @@ class CoinState:
         self.flags: list[bool] = [False] * len(rules.data.flags)
         self.capabilities: dict[str, str] = {}
         self.momentum: set[str] = set()
+        self.free_actions: list[dict[str, Any]] = []
         self.eligible: list[bool] = [True] * len(rules.faction_ids)
         self.leaders: dict[str, str | None] = dict.fromkeys(rules.leader_names)
         self.lists: dict[str, list[str]] = {name: [] for name in rules.list_ids}
@@ -929,6 +931,7 @@ class CoinState:
         new.flags = self.flags[:]
         new.capabilities = dict(self.capabilities)
         new.momentum = set(self.momentum)
+        new.free_actions = [dict(grant) for grant in self.free_actions]
         new.eligible = self.eligible[:]
         new.leaders = dict(self.leaders)
         new.lists = {name: values[:] for name, values in self.lists.items()}
@@ -945,6 +948,7 @@ class CoinState:
             and self.flags == other.flags
             and self.capabilities == other.capabilities
             and self.momentum == other.momentum
+            and self.free_actions == other.free_actions
             and self.eligible == other.eligible
             and self.leaders == other.leaders
             and self.lists == other.lists
@@ -993,7 +997,7 @@ class CoinState:
 
         >>> j = CoinState.new("lod").to_json()
         >>> sorted(j)
-        ['boxes', 'capabilities', 'eligibility', 'flags', 'game', 'leaders', 'lists', 'momentum', 'spaces', 'tracks']
+        ['boxes', 'capabilities', 'eligibility', 'flags', 'free_actions', 'game', 'leaders', 'lists', 'momentum', 'spaces', 'tracks']
         >>> j["boxes"]["Available"]["pieces"]["militia"], j["spaces"]["Boston"]
         (15, {'support': 'neutral', 'pieces': {}, 'markers': {}})
         """  # noqa: E501
@@ -1020,6 +1024,7 @@ class CoinState:
             "flags": {flag: self.flags[i] for i, flag in enumerate(data.flag_ids())},
             "capabilities": dict(sorted(self.capabilities.items())),
             "momentum": sorted(self.momentum),
+            "free_actions": [dict(grant) for grant in self.free_actions],
             "eligibility": {
                 faction: ELIGIBILITY[0] if self.eligible[i] else ELIGIBILITY[1]
                 for i, faction in enumerate(rules.faction_ids)
@@ -1253,8 +1258,9 @@ def state_from_json(raw: Any, game: str, *, source: str | None = None) -> CoinSt
 class _Reader:
     TOP = (
         "game", "spaces", "boxes", "tracks", "flags", "capabilities", "momentum",
-        "eligibility", "leaders", "lists",
+        "eligibility", "leaders", "lists", "free_actions",
     )  # fmt: skip
+    GRANT = ("faction", "action", "kind", "limited", "spaces", "pays_resources")
 
     def __init__(self, rules: CoinRules, source: str | None) -> None:
         self.rules = rules
@@ -1355,6 +1361,7 @@ class _Reader:
             if name in state.momentum:
                 raise self.fail(f"{name!r} is listed twice", f"momentum[{index}]")
             state.momentum.add(name)
+        state.free_actions = self.free_actions(top.get("free_actions", []))
         eligibility = self.obj(top["eligibility"], "eligibility", rules.faction_ids)
         for index, faction in enumerate(rules.faction_ids):
             if faction not in eligibility:
@@ -1395,6 +1402,30 @@ class _Reader:
             where, _, message = problems[0].partition(": ")
             raise self.fail(message, where)
         return state
+
+    def free_actions(self, raw: Any) -> list[dict[str, Any]]:
+        """Free Commands, Operations and Special Activities an event granted (5.3, 5.5)."""
+        if not isinstance(raw, list):
+            raise self.fail("expected a list of free actions", "free_actions")
+        grants = []
+        for index, item in enumerate(raw):
+            path = f"free_actions[{index}]"
+            grant = self.obj(item, path, self.GRANT)
+            for key in self.GRANT:
+                if key not in grant:
+                    raise self.fail("missing field", f"{path}.{key}")
+            self.rules.data.faction(str(grant["faction"]), path=f"{path}.faction")
+            for key in ("limited", "pays_resources"):
+                if not isinstance(grant[key], bool):
+                    raise self.fail("expected true or false", f"{path}.{key}")
+            spaces = grant["spaces"]
+            if spaces is not None:
+                if not isinstance(spaces, list):
+                    raise self.fail("expected a list of spaces or null", f"{path}.spaces")
+                for j, space in enumerate(spaces):
+                    self.rules.location(str(space), path=f"{path}.spaces[{j}]")
+            grants.append({key: grant[key] for key in self.GRANT})
+        return grants
 
     def pieces(self, state: CoinState, loc: int, raw: Any, path: str) -> None:
         rules = self.rules

@@ -278,3 +278,106 @@ def test_demo_shows_moves_a_game_a_simulation_and_proofs(
     assert body["legal_moves"]["count"] >= 2 and body["legal_moves"]["refused"]["rule"]
     assert sum(body["simulation"]["wins"].values()) == 20
     assert body["verify"]["findings"] == [] and body["game"]["result"] is not None
+
+
+def _coin_card() -> tuple[str, int, str, str]:
+    """A sample-deck card with choices in the 1776 set-up: game, card, side, Faction."""
+    from legalis.model.coin.deck import bundled_deck
+    from legalis.model.coin.scenarios import load_scenario
+    from legalis.solver.events import legal_event_moves
+
+    state = load_scenario("lod", "1776")
+    for event in bundled_deck("lod").cards:
+        for side in ("unshaded", "shaded"):
+            if (
+                getattr(event, side) is not None
+                and legal_event_moves(state, event, side, "british").count() >= 3
+            ):
+                return "lod", event.number, side, "british"
+    raise AssertionError("no sample card with choices")
+
+
+def test_coin_event_moves_match_the_view(capsys: pytest.CaptureFixture[str]) -> None:
+    from legalis.model.coin.deck import bundled_deck
+    from legalis.model.coin.scenarios import load_scenario
+    from legalis.solver.events import event_move_from_json, legal_event_moves
+
+    game, number, side, faction = _coin_card()
+    args = ("moves", "--game", game, "--scenario", "1776", "--card", str(number))
+    code, out, _ = run(capsys, *args, "--side", side, "--faction", faction, "--json")
+    body = json.loads(out)
+    view = legal_event_moves(
+        load_scenario(game, "1776"), bundled_deck(game).card(number), side, faction
+    )
+    assert code == 0 and body["count"] == view.count()
+    assert all(event_move_from_json(move) in view for move in body["moves"])
+    legal = json.dumps(body["moves"][0])
+    code, out, _ = run(
+        capsys, *args, "--side", side, "--faction", faction, "--check", legal, "--json"
+    )
+    assert code == 0 and json.loads(out)["legal"] is True
+    wrong = json.dumps({**body["moves"][0], "steps": []})
+    code, out, _ = run(
+        capsys, *args, "--side", side, "--faction", faction, "--check", wrong, "--json"
+    )
+    assert code == 1 and json.loads(out)["rule"].startswith("5.")
+
+
+def test_coin_apply_writes_the_state_after_the_event(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    game, number, side, faction = _coin_card()
+    base = ("--game", game, "--scenario", "1776", "--card", str(number), "--side", side)
+    code, out, _ = run(capsys, "moves", *base, "--faction", faction, "--json", "--limit", "1")
+    move = json.dumps(json.loads(out)["moves"][0])
+    target = tmp_path / "after.json"
+    code, _, _ = run(
+        capsys, "apply", *base, "--faction", faction, "--move", move, "--out", str(target)
+    )
+    after = json.loads(target.read_text())
+    assert code == 0 and after["game"] == "lod"
+    # the written state loads back and the event can be checked against it
+    code, _, _ = run(capsys, "moves", "--game", game, "--state", str(target), "--card", str(number),
+                     "--side", side, "--faction", faction, "--count")  # fmt: skip
+    assert code == 0
+
+
+MOVE = (
+    '{"card": 1, "side": "unshaded", "faction": "british", '
+    '"steps": [[["SPACE", "militia", COUNT]]]}'
+)
+
+
+@pytest.mark.parametrize(
+    ("extra", "fragment"),
+    [
+        (("--card", "1", "--side", "unshaded", "--faction", "british", "--move",
+          MOVE.replace("SPACE", "Atlantis").replace("COUNT", "1")), "illegal move"),
+        (("--card", "1", "--side", "unshaded", "--faction", "british", "--move",
+          MOVE.replace("SPACE", "Boston").replace("COUNT", "-2")), "positive count"),
+        (("--card", "999", "--faction", "british", "--move", "{}"), "no card 999"),
+        (("--card", "1", "--side", "unshaded", "--faction", "redcoats", "--move", "{}"),
+         "redcoats"),
+    ],
+)  # fmt: skip
+def test_coin_bad_input_exits_2(
+    capsys: pytest.CaptureFixture[str], extra: tuple[str, ...], fragment: str
+) -> None:
+    code, out, err = run(capsys, "apply", "--game", "lod", "--scenario", "1775", *extra)
+    assert code == 2 and fragment in err and "Traceback" not in out + err
+
+
+def test_coin_state_with_broken_stacking_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from legalis.model.coin.scenarios import load_scenario
+
+    raw = load_scenario("lod", "1775").to_json()
+    fort = raw["spaces"]["Virginia"]["pieces"].get("british_fort", 0)
+    raw["spaces"]["Virginia"]["pieces"]["british_fort"] = fort + 3  # 1.4.2: two at most
+    raw["boxes"]["Available"]["pieces"]["british_fort"] -= 3
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps(raw))
+    code, _, err = run(capsys, "moves", "--game", "lod", "--state", str(path), "--card", "1",
+                       "--side", "unshaded", "--faction", "british")  # fmt: skip
+    assert code == 2 and "spaces.Virginia" in err and "1.4.2" in err

@@ -3,10 +3,13 @@ section 5, both directions of legality, and the sample decks end to end."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from legalis.model.coin.deck import Card, bundled_deck, deck_from_toml
 from legalis.model.coin.interpret import Context, PieceChoice, start
 from legalis.model.coin.scenarios import load_scenario, scenario_names
@@ -245,6 +248,38 @@ def test_free_actions_cost_nothing_and_leave_eligibility() -> None:
     assert after.track("indians_resources") == 4
     assert after.eligibility("indians") == state.eligibility("indians")
     assert "free gather" in view.explain(only).reason
+    assert after.free_actions == [
+        {
+            "faction": "indians",
+            "action": "gather",
+            "kind": "command",
+            "limited": False,
+            "spaces": None,
+            "pays_resources": False,
+        }
+    ]
+
+
+def test_free_pacification_still_pays_resources() -> None:
+    # FitL 5.5: Pacification, Trail Improvement and Agitation cost Resources even free.
+    event = card(
+        "fitl",
+        {
+            "op": "free",
+            "faction": "ARVN",
+            "action": "pacify",
+            "kind": "operation",
+            "where": {"filter": {"is": "named", "names": ["Saigon"]}},
+        },
+        {"op": "free", "faction": "ARVN", "action": "sweep", "kind": "operation", "limited": True},
+    )
+    view = legal_event_moves(CoinState.new("fitl"), event, "unshaded", "arvn")
+    grants = view.apply(next(iter(view))).free_actions
+    assert [(g["action"], g["pays_resources"], g["spaces"]) for g in grants] == [
+        ("pacify", True, ["Saigon"]),
+        ("sweep", False, None),
+    ]
+    assert grants[1]["limited"] is True
 
 
 def test_capabilities_and_momentum_are_set() -> None:
@@ -443,3 +478,36 @@ def test_moves_round_trip_through_json_and_bad_json_is_refused() -> None:
     ):
         with pytest.raises(InputError):
             event_move_from_json(bad)
+
+
+PLACEABLE = {
+    "lod": ("militia", "tory", "british_regular", "continental", "war_party", "village",
+            "british_fort", "patriot_fort"),
+    "fitl": ("us_troop", "arvn_troop", "police", "nva_troop", "nva_guerrilla", "vc_guerrilla",
+             "vc_base", "nva_base", "us_base"),
+}  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(("lod", "fitl")), st.integers(0, 10**9))
+def test_every_move_applied_to_a_random_state_keeps_every_invariant(game: str, seed: int) -> None:
+    rng = random.Random(seed)
+    state = load_scenario(game, rng.choice(scenario_names(game)))
+    spaces = [s.name for s in state.rules.map.spaces]
+    for _ in range(rng.randint(0, 12)):
+        piece, space = rng.choice(PLACEABLE[game]), rng.choice(spaces)
+        trial = state.copy()
+        if trial.available(piece):
+            trial.move_pieces("Available", space, piece, 1)
+            if not trial.invariant_problems():
+                state = trial
+    if rng.random() < 0.5 and game == "lod":
+        state.set_flag("toa_played")
+    deck = bundled_deck(game)
+    event = rng.choice(deck.cards)
+    side = rng.choice([s for s in ("unshaded", "shaded") if getattr(event, s) is not None])
+    faction = rng.choice(state.rules.data.faction_ids())
+    view = legal_event_moves(state, event, side, faction)
+    for move in itertools.islice(view, 200):
+        after = view.apply(move)  # raises if the state comes out unsound
+        assert after.invariant_problems() == []
