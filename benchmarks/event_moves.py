@@ -1,10 +1,12 @@
 """Event-move templates on the Liberty or Death map, through four back ends side by side.
 
-Each template is a piece effect of an event card, read against the LoD map (the
-candidate spaces its filter matches, the room each has): the selections it allows
-are listed by the project's enumerator (``legalis.solver.distribute``), by Z3 with
-blocking clauses and by python-constraint2 (both reading the template's IR rule),
-and by a plain filter over every combination. All four must find the same set.
+Each template is an event side in the effect language, executed on the 1775 set-up
+(with a few extra pieces so that removals have something to take). The project's
+path lists every legal execution through ``legal_event_moves`` (interpreter plus
+the selection enumerator); Z3 with blocking clauses and python-constraint2 list
+the same selections from the decision's IR rule, and a plain brute-force filter
+tries every combination. All four must find the same set. A last line counts a
+very large set of executions without listing it.
 
     python benchmarks/event_moves.py [--repeat 3]
 """
@@ -15,61 +17,66 @@ import argparse
 import itertools
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import Any
 
-from legalis.model.coin.mapdata import load_map
+from legalis.model.coin.deck import Card, deck_from_toml
+from legalis.model.coin.interpret import Context, PieceChoice, start
+from legalis.model.coin.scenarios import load_scenario
+from legalis.model.coin.state import CoinState
 from legalis.solver import enumerate as csp
 from legalis.solver.distribute import Distribution, Selection
+from legalis.solver.events import distribution, legal_event_moves
 from legalis.solver.z3backend import solutions as z3_solutions
 
-STACKING = 2  # 1.4.2: two Forts or Villages at most in a space
 TARGETS = "enumerator >= 100x faster than Z3, faster than brute force, <= 2 us a move, first < 5 ms"
+COLONIES = {"is": "type", "types": ["Colony"]}
+TEMPLATES: list[tuple[str, str, dict[str, Any]]] = [
+    (
+        "place up to 2 Forts in each of up to 3 Colonies",
+        "british",
+        {"op": "place", "pieces": ["british_fort"], "count": {"n": 2, "up_to": True},
+         "where": {"filter": COLONIES, "spaces": 3, "up_to": True}},
+    ),
+    (
+        "place 1 Village in each of 4 Provinces",
+        "indians",
+        {"op": "place", "pieces": ["village"], "count": 1,
+         "where": {"filter": {"is": "type", "types": ["Colony", "Reserve"]}, "spaces": 4}},
+    ),
+    (
+        "remove up to 3 Forts, British or Patriot, from Cities",
+        "patriots",
+        {"op": "remove", "pieces": ["british_fort", "patriot_fort"],
+         "count": {"n": 3, "up_to": True},
+         "where": {"filter": {"is": "type", "types": ["City"]}, "per_space": False}},
+    ),
+]  # fmt: skip
 
 
-@dataclass(frozen=True)
-class Template:
-    title: str
-    spaces: tuple[str, ...]
-    problem: Distribution
+def event(effect: dict[str, Any]) -> Card:
+    raw = {
+        "number": 1,
+        "title": "Template",
+        "factions": ["British"],
+        "unshaded": {"effects": [effect]},
+    }
+    return deck_from_toml({"game": "lod", "card": [raw]}).card(1)
 
 
-def templates() -> list[Template]:
-    lod = load_map("lod")
-    colonies = tuple(s.name for s in lod.spaces if s.type == "Colony")
-    provinces = tuple(s.name for s in lod.spaces if s.type in ("Colony", "Reserve"))
-    cities = tuple(s.name for s in lod.spaces if s.type == "City")
-    return [
-        Template(
-            "place up to 2 Forts in each of up to 3 Colonies (6 Forts Available)",
-            colonies,
-            Distribution.single(
-                room=(STACKING,) * len(colonies),
-                per_space=2,
-                spaces=3,
-                spaces_exact=False,
-                pool=6,
-                up_to=True,
-            ),
-        ),
-        Template(
-            "place 1 Village in each of 4 Provinces, one Village already in 3 of them",
-            provinces,
-            Distribution.single(
-                room=tuple(1 if i % 5 == 0 else STACKING for i in range(len(provinces))),
-                per_space=1,
-                spaces=4,
-                pool=12,
-            ),
-        ),
-        Template(
-            "remove up to 3 Forts, British or Patriot, from Cities holding one of each",
-            cities,
-            Distribution(room=((1, 1),) * len(cities), total=3, up_to=True),
-        ),
-    ]
+def board() -> CoinState:
+    """The 1775 set-up with Forts of both sides in the Cities, for the removals."""
+    state = load_scenario("lod", "1775")
+    for space in (s.name for s in state.rules.map.spaces if s.type == "City"):
+        for fort in ("british_fort", "patriot_fort"):
+            trial = state.copy()
+            if trial.available(fort):
+                trial.move_pieces("Available", space, fort, 1)
+                if not trial.invariant_problems():
+                    state = trial
+    return state
 
 
-def timed(run: Callable[[], list[Selection]], repeat: int) -> tuple[float, list[Selection]]:
+def timed(run: Callable[[], list[Any]], repeat: int) -> tuple[float, list[Any]]:
     best, found = float("inf"), []
     for _ in range(repeat):
         started = time.perf_counter()
@@ -78,34 +85,25 @@ def timed(run: Callable[[], list[Selection]], repeat: int) -> tuple[float, list[
     return best, found
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
-    print(f"targets: {TARGETS}")
-    for template in templates():
-        measure(template, args.repeat)
-
-
-def fresh(problem: Distribution) -> Distribution:
-    """A copy with nothing cached, so each timing includes the counting table."""
-    return Distribution(**{name: getattr(problem, name) for name in problem.__dataclass_fields__})
-
-
-def measure(template: Template, repeat: int) -> None:
-    """List the template's moves through every back end and print the times side by side."""
-    problem = template.problem
+def measure(
+    title: str, faction: str, effect: dict[str, Any], state: CoinState, repeat: int
+) -> None:
+    """List one template's executions through every back end; print times side by side."""
+    card = event(effect)
+    run = start(state, card.side("unshaded"), Context(faction))
+    assert isinstance(run.decision, PieceChoice)
+    problem: Distribution = distribution(run.decision)
     variables, rule = problem.rule()
     flat = [v for row in variables for v in row]
 
     def shaped(found: dict[str, object]) -> Selection:
         return tuple(tuple(int(str(found[v.name])) for v in row) for row in variables)
 
-    def enumerator() -> list[Selection]:
-        return list(fresh(problem))
+    def ours() -> list[Any]:
+        return list(legal_event_moves(state, card, "unshaded", faction))
 
-    def first_move() -> list[Selection]:
-        return [next(iter(fresh(problem)))]
+    def first() -> list[Any]:
+        return [next(iter(legal_event_moves(state, card, "unshaded", faction)))]
 
     def z3() -> list[Selection]:
         return [shaped(s) for s in z3_solutions(rule, flat, limit=10**7)]
@@ -117,23 +115,57 @@ def measure(template: Template, repeat: int) -> None:
         rows = [
             list(itertools.product(*(range(most + 1) for most in room))) for room in problem.room
         ]
-        return [
-            tuple(choice) for choice in itertools.product(*rows) if problem.is_legal(tuple(choice))
-        ]
+        return [tuple(c) for c in itertools.product(*rows) if problem.is_legal(tuple(c))]
 
-    fast, listed = timed(enumerator, repeat)
-    first, _ = timed(first_move, repeat)
-    results = {"enumerator": fast}
-    for name, run in (("z3", z3), ("python-constraint2", constraint), ("brute force", brute)):
-        seconds, found = timed(run, 1 if name == "z3" else repeat)
-        assert sorted(found) == sorted(listed), f"{name} disagrees on {template.title}"
+    fast, moves = timed(ours, repeat)
+    first_move, _ = timed(first, repeat)
+    listed = sorted(problem)
+    assert len(moves) == len(listed)
+    results = {"legalis (full path)": fast}
+    for name, back_end in (("z3", z3), ("python-constraint2", constraint), ("brute force", brute)):
+        seconds, found = timed(back_end, 1 if name == "z3" else repeat)
+        assert sorted(found) == listed, f"{name} disagrees on {title}"
         results[name] = seconds
     print()
-    print(f"{template.title}: {len(template.spaces)} candidate spaces, {len(listed)} moves")
-    print(f"  first move {first * 1e3:.2f} ms, {fast / max(len(listed), 1) * 1e6:.2f} us a move")
-    print(f"  {'back end':<20}{'seconds':>10}{'x enumerator':>14}")
+    print(f"{title}: {len(problem.room)} candidate spaces, {len(moves)} moves")
+    further = (fast - first_move) / max(len(moves) - 1, 1)
+    print(
+        f"  first move {first_move * 1e3:.2f} ms, then {further * 1e6:.2f} us a move "
+        f"({fast / max(len(moves), 1) * 1e6:.2f} us a move with the first)"
+    )
+    print(f"  {'back end':<22}{'seconds':>10}{'x legalis':>11}")
     for name, seconds in results.items():
-        print(f"  {name:<20}{seconds:>10.4f}{seconds / fast:>14.1f}")
+        print(f"  {name:<22}{seconds:>10.4f}{seconds / fast:>11.1f}")
+
+
+def count_large() -> None:
+    """Count "remove up to 30 Militia, War Parties or Tories" with pieces everywhere."""
+    state = CoinState.new("lod")
+    for index, space in enumerate(s.name for s in state.rules.map.spaces):
+        if index < 15:
+            state.move_pieces("Available", space, "militia", 1)
+        if state.rules.map.space(space).type != "City" and state.available("war_party"):
+            state.move_pieces("Available", space, "war_party", 1)
+        state.move_pieces("Available", space, "tory", 1)
+    card = event({"op": "remove", "pieces": ["militia", "war_party", "tory"],
+                  "count": {"n": 30, "up_to": True}, "where": {"per_space": False}})  # fmt: skip
+    started = time.perf_counter()
+    total = legal_event_moves(state, card, "unshaded", "british").count()
+    seconds = time.perf_counter() - started
+    print()
+    print(f"count without listing: {total:,} executions in {seconds * 1e3:.1f} ms (target < 1 s)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    print(f"targets: {TARGETS}")
+    setup, with_forts = load_scenario("lod", "1775"), board()
+    for title, faction, effect in TEMPLATES:
+        state = with_forts if effect["op"] == "remove" else setup
+        measure(title, faction, effect, state, args.repeat)
+    count_large()
 
 
 if __name__ == "__main__":

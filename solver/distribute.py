@@ -27,10 +27,11 @@ it with. A selection gives, for each space, the amount of each piece type.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import product
+from typing import Any
 
 from legalis.model.core.ir import (
     Add,
@@ -220,6 +221,11 @@ class Distribution:
 
     # ------------------------------------------------------------------ counting
 
+    @property
+    def rows(self) -> list[list[tuple[int, ...]]]:
+        """For each space, every row of amounts it may take on its own."""
+        return self._rows
+
     @cached_property
     def _rows(self) -> list[list[tuple[int, ...]]]:
         """Every amount row a space may take on its own (its room, the per-space count)."""
@@ -325,52 +331,67 @@ class Distribution:
     def __len__(self) -> int:
         return self.count()
 
-    def _viable(self, index: int, key: Key) -> list[tuple[tuple[int, ...], Key]]:
-        """The rows for space ``index`` that lead to at least one legal selection."""
-        memo = self._viable_memo
-        found = memo.get((index, key))
-        if found is None:
-            below = self._ways[index + 1]
-            found = [(row, after) for row, after in self._levels[0][index][key] if below[after]]
-            memo[(index, key)] = found
-        return found
-
     @cached_property
-    def _viable_memo(self) -> dict[tuple[int, Key], list[tuple[tuple[int, ...], Key]]]:
-        return {}
+    def _viable(self) -> list[dict[Key, list[tuple[tuple[int, ...], Key]]]]:
+        """For each space and key, the rows that lead to at least one legal selection."""
+        steps, ways = self._levels[0], self._ways
+        return [
+            {
+                key: [(row, after) for row, after in moves if ways[index + 1][after]]
+                for key, moves in level.items()
+            }
+            for index, level in enumerate(steps)
+        ]
 
     def __iter__(self) -> Iterator[Selection]:
-        """Every legal selection, lazily, in :meth:`nth` order, never entering a dead end.
+        """Every legal selection, lazily, in :meth:`nth` order, never entering a dead end."""
+        return self.walk(None)
+
+    def walk(
+        self, labels: Sequence[Mapping[tuple[int, ...], tuple[Any, ...]]] | None
+    ) -> Iterator[Any]:
+        """The legal selections in :meth:`nth` order, each as a tuple of rows, or, given
+        ``labels[space][row]`` (a tuple for each row a space may take), as the
+        concatenation of its spaces' labels: the caller's own form, made without a
+        per-selection loop in Python.
 
         An odometer over the spaces: the last space turns fastest, and a space's
         options are only those the counting table says can still be completed.
         """
         if self.count() == 0:
             return
-        m = len(self.room)
+        m, viable = len(self.room), self._viable
         rows: list[tuple[int, ...]] = [()] * m
+        # labelled: prefix[i] holds the labels of spaces 0..i-1 joined, so a turn of the
+        # last space joins one tuple instead of all of them
+        prefix: list[tuple[Any, ...]] = [()] * (m + 1)
         options: list[list[tuple[tuple[int, ...], Key]]] = [[] for _ in range(m)]
         positions = [0] * m
         keys: list[Key] = [self._start] * (m + 1)
-
-        def descend(level: int) -> None:
-            for index in range(level, m):
-                options[index] = self._viable(index, keys[index])
+        level = 0
+        while True:
+            for index in range(level, m):  # descend to the first option of each space
+                choices = options[index] = viable[index][keys[index]]
                 positions[index] = 0
-                rows[index], keys[index + 1] = options[index][0]
-
-        descend(0)
-        yield tuple(rows)
-        level = m - 1
-        while level >= 0:
-            positions[level] += 1
-            if positions[level] < len(options[level]):
-                rows[level], keys[level + 1] = options[level][positions[level]]
-                descend(level + 1)
-                yield tuple(rows)
-                level = m - 1
-            else:
+                row, keys[index + 1] = choices[0]
+                rows[index] = row
+                if labels is not None:
+                    prefix[index + 1] = prefix[index] + labels[index][row]
+            yield tuple(rows) if labels is None else prefix[m]
+            level = m - 1
+            while level >= 0:  # turn the odometer at the last space with options left
+                position = positions[level] + 1
+                if position < len(options[level]):
+                    positions[level] = position
+                    row, keys[level + 1] = options[level][position]
+                    rows[level] = row
+                    if labels is not None:
+                        prefix[level + 1] = prefix[level] + labels[level][row]
+                    break
                 level -= 1
+            if level < 0:
+                return
+            level += 1
 
     def nth(self, rank: int) -> Selection:
         """The legal selection at position ``rank`` of the iteration order."""

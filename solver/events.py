@@ -29,8 +29,7 @@ a move is legal or not, citing the rule.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from legalis.model.coin import effects as fx
 from legalis.model.coin.deck import Card
@@ -45,9 +44,9 @@ Step = Atoms | int
 RULE_DUAL_USE = "5.2"
 
 
-@dataclass(frozen=True)
-class EventMove:
-    """One fully specified execution of a card's side by a Faction."""
+class EventMove(NamedTuple):
+    """One fully specified execution of a card's side by a Faction (a named tuple:
+    cheap to make by the million, hashable, comparable)."""
 
     card: int
     side: str
@@ -107,6 +106,17 @@ def event_move_from_json(raw: Any, *, path: str = "move") -> EventMove:
     return EventMove(raw["card"], str(raw["side"]), str(raw["faction"]), tuple(steps))
 
 
+def _atom_labels(
+    decision: PieceChoice, problem: Distribution
+) -> list[dict[tuple[int, ...], Atoms]]:
+    """For each space, each row it may take as the atoms it stands for."""
+    types = decision.types
+    return [
+        {row: tuple((space, t, n) for t, n in zip(types, row, strict=True) if n) for row in rows}
+        for space, rows in zip(decision.spaces, problem.rows, strict=True)
+    ]
+
+
 def distribution(choice: PieceChoice) -> Distribution:
     """The enumerator's problem for a piece decision."""
     return Distribution(
@@ -122,10 +132,19 @@ def distribution(choice: PieceChoice) -> Distribution:
     )
 
 
-def _decides_later(pending: tuple[Any, ...]) -> bool:
-    """Whether any effect still to come could ask for a decision."""
+def _last_decision(run: Run) -> bool:
+    """Whether the awaited decision is a piece choice after which nothing more can be
+    asked: then its selections are the moves, counted and ranked without running on.
+
+    A move's departure is never last: its arrival is decided next.
+    """
     quiet = (fx.Adjust, fx.SetLasting, fx.FreeAction)
-    return any(not isinstance(step, quiet) for step in pending)
+    current, later = run.pending[0], run.pending[1:]
+    return (
+        isinstance(run.decision, PieceChoice)
+        and not isinstance(current, fx.MovePieces)
+        and all(isinstance(step, quiet) for step in later)
+    )
 
 
 class EventMovesView(MoveView[EventMove]):
@@ -155,8 +174,17 @@ class EventMovesView(MoveView[EventMove]):
                 yield decision.atoms(selection), selection
 
     def _walk(self, run: Run, steps: tuple[Step, ...]) -> Iterator[EventMove]:
+        number, side, faction = self.card.number, self.side_name, self.faction
         if run.finished:
-            yield EventMove(self.card.number, self.side_name, self.faction, steps)
+            yield EventMove(number, side, faction, steps)
+            return
+        decision = run.decision
+        if _last_decision(run):
+            assert isinstance(decision, PieceChoice)
+            # the last decision: its selections are the moves; nothing after it to run
+            problem = distribution(decision)
+            for atoms in problem.walk(_atom_labels(decision, problem)):
+                yield EventMove(number, side, faction, (*steps, atoms))
             return
         for step, choice in self._choices(run):
             yield from self._walk(resume(run, choice), (*steps, step))
@@ -168,7 +196,8 @@ class EventMovesView(MoveView[EventMove]):
         if run.finished:
             return 1
         decision = run.decision
-        if isinstance(decision, PieceChoice) and not _decides_later(run.pending[1:]):
+        if _last_decision(run):
+            assert isinstance(decision, PieceChoice)
             return distribution(decision).count()
         return sum(self._count(resume(run, choice)) for _, choice in self._choices(run))
 
@@ -184,7 +213,8 @@ class EventMovesView(MoveView[EventMove]):
         run, steps = self._root, list[Step]()
         while not run.finished:
             decision = run.decision
-            if isinstance(decision, PieceChoice) and not _decides_later(run.pending[1:]):
+            if _last_decision(run):
+                assert isinstance(decision, PieceChoice)
                 problem = distribution(decision)
                 selection = problem.nth(index)
                 steps.append(decision.atoms(selection))
