@@ -745,6 +745,7 @@ def demo_command(
         "game": _record_json(game, record, with_moves=False),
         "simulation": stats,
         "verify": report.to_json(),
+        "coin_events": _coin_demo(),
     }
     if as_json:
         _emit_json(body)
@@ -772,6 +773,64 @@ def demo_command(
     )
     out.rule("Verification: card data and Z3 proofs")
     _print_report(report)
+    for shown in body["coin_events"]:
+        out.rule(f"{shown['game_title']}: every legal way to execute an event")
+        out.print(
+            f'card {shown["card"]} "{shown["title"]}" ({shown["side"]}), {shown["faction"]}, '
+            f"{shown['scenario']} set-up: {shown['text']}",
+            markup=False,
+        )
+        out.print(f"{shown['count']:,} legal executions; the first few:")
+        for text in shown["first"]:
+            out.print(f"  {text}", markup=False)
+        out.print(
+            f"refused: {shown['refused']['reason']} [{shown['refused']['rule']}]", markup=False
+        )
+
+
+def _coin_demo() -> list[dict[str, Any]]:
+    """For each COIN game, the sample card with the most legal executions in a set-up."""
+    from legalis.model.coin.deck import bundled_deck
+    from legalis.model.coin.scenarios import load_scenario
+    from legalis.solver.events import EventMove, legal_event_moves
+
+    shown = []
+    for game, title, scenario in (
+        ("lod", "Liberty or Death", "1776"),
+        ("fitl", "Fire in the Lake", "short"),
+    ):
+        state = load_scenario(game, scenario)
+        best: Any = None
+        for event in bundled_deck(game).cards:
+            for side in ("unshaded", "shaded"):
+                if getattr(event, side) is None:
+                    continue
+                view = legal_event_moves(state, event, side, event.factions[0])
+                if best is None or view.count() > best.count():
+                    best = view
+        first = [best.nth(i) for i in range(min(3, best.count()))]
+        wrong = EventMove(best.card.number, best.side_name, best.faction, ())
+        verdict = best.explain(wrong)
+        shown.append(
+            {
+                "game": game,
+                "game_title": title,
+                "scenario": scenario,
+                "card": best.card.number,
+                "title": best.card.title,
+                "side": best.side_name,
+                "faction": best.faction,
+                "text": best.side.text,
+                "count": best.count(),
+                "first": [_event_describe(move) for move in first],
+                "refused": {
+                    "move": wrong.to_json(),
+                    "reason": verdict.reason,
+                    "rule": verdict.rule,
+                },
+            }
+        )
+    return shown
 
 
 def _refused_lay(game: Any, state: Any) -> tuple[Any, Any] | None:

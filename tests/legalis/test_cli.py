@@ -278,6 +278,9 @@ def test_demo_shows_moves_a_game_a_simulation_and_proofs(
     assert body["legal_moves"]["count"] >= 2 and body["legal_moves"]["refused"]["rule"]
     assert sum(body["simulation"]["wins"].values()) == 20
     assert body["verify"]["findings"] == [] and body["game"]["result"] is not None
+    assert [shown["game"] for shown in body["coin_events"]] == ["lod", "fitl"]
+    for shown in body["coin_events"]:
+        assert shown["count"] >= len(shown["first"]) >= 1 and shown["refused"]["rule"]
 
 
 def _coin_card() -> tuple[str, int, str, str]:
