@@ -728,7 +728,7 @@ def demo_command(
     record = play_game(game, players, seed)
     stats = simulate(game, players, games_count, seed, show_progress=not as_json)
     report = verify_sevenyears(options=game.options)
-    body = {
+    body: dict[str, Any] = {
         "games": games(),
         "legal_moves": {
             "state": {"turn": state.turn, "phase": state.phase, "to_move": player},
