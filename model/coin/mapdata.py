@@ -21,15 +21,14 @@ from __future__ import annotations
 
 import difflib
 import itertools
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
 import networkx as nx
 from legalis.graphs.maps import build_graph, random_space_order, spaces_within
+from legalis.model.coin.gamedata import GAME_PACKAGES, read_game_file
 from legalis.model.errors import InputError
 
 __all__ = [
@@ -45,7 +44,7 @@ __all__ = [
     "load_random_spaces",
 ]
 
-GAMES: dict[str, str] = {"lod": "legalis.model.lod", "fitl": "legalis.model.fitl"}
+GAMES: dict[str, str] = GAME_PACKAGES
 """The COIN games with a bundled map, and the package holding each map file."""
 
 SPACE_TYPES: dict[str, tuple[str, ...]] = {
@@ -313,15 +312,6 @@ class RandomSpaces:
         return next((name for name in self.order(column, row) if name in candidates), None)
 
 
-def _read(game: str, filename: str) -> dict[str, Any]:
-    source = f"{game}/{filename}"
-    try:
-        text = resources.files(GAMES[game]).joinpath(filename).read_text("utf-8")
-        return tomllib.loads(text)
-    except (OSError, tomllib.TOMLDecodeError) as err:
-        raise InputError(f"cannot read the map data: {err}", source=source) from err
-
-
 def _field(
     record: Mapping[str, Any],
     key: str,
@@ -487,7 +477,7 @@ def load_map(game: str) -> CoinMap:
     """
     if game not in GAMES:
         raise InputError(f"no map for game {game!r}", path="game", allowed=GAMES)
-    return parse_map(game, _read(game, "map.toml"), source=f"{game}/map.toml")
+    return parse_map(game, read_game_file(game, "map.toml"), source=f"{game}/map.toml")
 
 
 def parse_random_spaces(
@@ -578,7 +568,7 @@ def load_random_spaces() -> RandomSpaces:
     ('Southwest', 'Virginia')
     """
     return parse_random_spaces(
-        _read("lod", "random_spaces.toml"),
+        read_game_file("lod", "random_spaces.toml"),
         load_map("lod").names(),
         source="lod/random_spaces.toml",
     )
