@@ -203,7 +203,7 @@ def _advance(run: Run) -> Run:
 def _decision(state: CoinState, step: Step, context: Context) -> Decision | None:
     """The decision a step needs, or None when there is nothing at all to choose."""
     if isinstance(step, fx.Choose):
-        chooser = step.chooser or context.faction
+        chooser = _chooser(state, step.chooser, context)
         return OptionChoice(f"one of {len(step.options)} options", chooser, len(step.options))
     if isinstance(step, _Arrive):
         choice = _arrive_choice(state, step, context)
@@ -293,6 +293,13 @@ def condition_holds(state: CoinState, condition: fx.Condition, context: Context)
 # ---------------------------------------------------------------------- piece choices
 
 
+def _chooser(state: CoinState, named: str | None, context: Context) -> str:
+    """Who decides (5.1): the Faction the text names, else the executing Faction."""
+    if named is None:
+        return context.faction
+    return state.rules.data.faction(named, path="chooser").id
+
+
 def _box_name(state: CoinState, source: str) -> str:
     """A source named in the text (``available``, ``casualties``, ...) as a box name."""
     data = state.rules.data
@@ -325,7 +332,7 @@ def _counts(
 
 def _piece_choice(state: CoinState, effect: Step, context: Context) -> PieceChoice:
     """The distribution a piece effect allows, limited by 5.1.1."""
-    chooser = effect.chooser or context.faction
+    chooser = _chooser(state, effect.chooser, context)
     types = tuple(effect.pieces)
     for piece in types:
         state.rules.data.piece(piece, path="pieces")
@@ -447,7 +454,7 @@ def _arrive_choice(state: CoinState, step: _Arrive, context: Context) -> PieceCh
     stacking = any(_stacks(state, p) for p in types)
     return PieceChoice(
         what=f"where the {sum(moving)} moved pieces arrive",
-        chooser=effect.chooser or context.faction,
+        chooser=_chooser(state, effect.chooser, context),
         spaces=tuple(spaces),
         types=types,
         room=tuple(rooms),
@@ -476,7 +483,7 @@ def _support_choice(
     what = f"shift {effect.levels:+d}" if isinstance(effect, fx.Shift) else f"set {effect.level}"
     return PieceChoice(
         what=f"{what} in each chosen space",
-        chooser=effect.chooser or context.faction,
+        chooser=_chooser(state, effect.chooser, context),
         spaces=tuple(candidates),
         types=("space",),
         room=tuple((1,) for _ in candidates),

@@ -220,7 +220,7 @@ def test_another_faction_decides_its_own_action() -> None:
         },
     )
     run = start(state, event.side("unshaded"), Context("british"))
-    assert isinstance(run.decision, PieceChoice) and run.decision.chooser == "Patriots"
+    assert isinstance(run.decision, PieceChoice) and run.decision.chooser == "patriots"
 
 
 def test_the_played_event_wins_over_a_lasting_effect() -> None:
