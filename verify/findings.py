@@ -26,6 +26,11 @@ class Finding:
     ``proof.failed``), ``subject`` what it is about (a field path, a claim),
     ``rule`` the rule text it rests on, ``witness`` the values that show it.
 
+    Findings over a deck of event cards may also name the ``card`` and ``side``
+    they are about, the ``words`` (the effect as JSON, or a name) and a ``proof``
+    saying why a problem can never (or must always) arise; these four appear in
+    :meth:`to_json` only when set.
+
     >>> Finding("proof.failed", "error", "medal-bound", "broken", "MEDALS", {"x": 1}).witness
     {'x': 1}
     """
@@ -36,6 +41,10 @@ class Finding:
     message: str
     rule: str
     witness: dict[str, Any] | None = None
+    card: int | None = None
+    side: str | None = None
+    words: str | None = None
+    proof: str | None = None
 
     def __post_init__(self) -> None:
         if self.severity not in SEVERITIES:
@@ -47,8 +56,10 @@ class Finding:
 
         >>> sorted(Finding("c", "info", "s", "m", "r").to_json())
         ['code', 'message', 'rule', 'severity', 'subject', 'witness']
+        >>> Finding("c", "info", "s", "m", "r", card=3, side="shaded").to_json()["card"]
+        3
         """
-        return {
+        out: dict[str, Any] = {
             "code": self.code,
             "severity": self.severity,
             "subject": self.subject,
@@ -56,6 +67,11 @@ class Finding:
             "rule": self.rule,
             "witness": self.witness,
         }
+        for key in ("card", "side", "words", "proof"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        return out
 
 
 @dataclass(frozen=True)

@@ -281,7 +281,10 @@ def condition_holds(state: CoinState, condition: fx.Condition, context: Context)
         found = len(matching(state, condition.filter, context))
         return _COMPARE[condition.compare](found, condition.value)
     if isinstance(condition, fx.ExecutingFaction):
-        return context.faction in condition.factions
+        data = state.rules.data
+        return context.faction in {
+            data.faction(name, path="factions").id for name in condition.factions
+        }
     if isinstance(condition, fx.AllTrue):
         return all(condition_holds(state, c, context) for c in condition.conditions)
     if isinstance(condition, fx.AnyTrue):

@@ -511,3 +511,16 @@ def test_every_move_applied_to_a_random_state_keeps_every_invariant(game: str, s
     for move in itertools.islice(view, 200):
         after = view.apply(move)  # raises if the state comes out unsound
         assert after.invariant_problems() == []
+
+
+def test_a_condition_on_the_executing_faction_reads_names_or_ids() -> None:
+    # 5.1: "If the Patriots execute this Event" holds when the Patriots do.
+    event = card(
+        "lod",
+        {"op": "if", "condition": {"if": "executing", "factions": ["Patriots"]},
+         "then": [{"op": "adjust", "track": "patriots_resources", "delta": 2}],
+         "otherwise": [{"op": "adjust", "track": "british_resources", "delta": 2}]},
+    )  # fmt: skip
+    for faction, track in (("patriots", "patriots_resources"), ("british", "british_resources")):
+        view = legal_event_moves(CoinState.new("lod"), event, "unshaded", faction)
+        assert view.apply(next(iter(view))).track(track) == 2
