@@ -639,9 +639,28 @@ def replay_command(
 # ---------------------------------------------------------------------- verify
 
 
+FormatOpt = Annotated[
+    str, typer.Option("--format", help="text for people, json for machines, sarif for CI.")
+]
+FORMATS = ("text", "json", "sarif")
+GENERAL_CODES = {
+    "proof.failed": (
+        "error",
+        "the claim's rule",
+        "a claim has a counterexample: the rule can be broken",
+    ),
+    "proof.vacuous": ("warning", "the claim's rule", "a claim's assumptions contradict each other"),
+    "proof.limit": ("warning", "the claim's rule", "the prover gave up within its time limit"),
+    "data.<check>": ("error", "CARD LIST", "a field of the Seven Years War card data is wrong"),
+}
+
+
 @app.command("verify")
 def verify_command(
-    game_name: GameArg,
+    target: Annotated[
+        str | None, typer.Argument(help="'sevenyears', or a COIN deck TOML (with --game).")
+    ] = None,
+    game_option: GameOpt = None,
     cards: Annotated[
         Path | None,
         typer.Option("--cards", help="A card list TOML to check instead of the bundled one."),
@@ -650,22 +669,125 @@ def verify_command(
         Path | None, typer.Option("--rules", help="A rule-numbers TOML instead of the bundled one.")
     ] = None,
     option: OptionList = None,
+    output_format: FormatOpt = "text",
     as_json: JsonFlag = False,
 ) -> None:
-    """Check the card data and prove the game's properties with Z3 (exit 1 on any finding)."""
+    """Check a game's data or a COIN deck and prove the rules with Z3 (exit 1 on any error)."""
+    output_format = "json" if as_json else output_format
+    if output_format not in FORMATS:
+        raise InputError(f"unknown format {output_format!r}", path="--format", allowed=FORMATS)
+    deck_path = Path(target) if target is not None and target.endswith(".toml") else None
+    name = game_option or (None if deck_path is not None else target)
+    if name in COIN_GAMES:
+        _verify_coin(name, deck_path, output_format)
+        return
+    if deck_path is not None or name is None:
+        raise InputError("name the game of the deck", path="--game", allowed=COIN_GAMES)
     from legalis.verify.sevenyears import verify_sevenyears  # z3 loads slowly: only when verifying
 
-    game = _game(game_name, option)
+    game = _game(name, option)
     if game.name != "sevenyears":
-        raise InputError(f"no verifier for {game.name!r} yet", path="game", allowed=["sevenyears"])
+        raise InputError(
+            f"no verifier for {game.name!r}", path="game", allowed=["sevenyears", *COIN_GAMES]
+        )
     report = verify_sevenyears(
         raw_cards=_read_toml(cards), raw_game=_read_toml(rules), options=game.options
     )
-    if as_json:
+    if output_format == "json":
         _emit_json(report.to_json())
+    elif output_format == "sarif":
+        from legalis.verify.sarif import to_sarif
+
+        meanings = {code: text for code, (_, _, text) in GENERAL_CODES.items()}
+        _emit_json(to_sarif(report.findings, meanings))
     else:
         _print_report(report)
     _finish(EXIT_OK if report.ok else EXIT_FINDINGS)
+
+
+def _verify_coin(game: str, deck_path: Path | None, output_format: str) -> None:
+    from legalis.model.coin.deck import read_deck
+    from legalis.verify.coin import verify_coin
+    from legalis.verify.coin_findings import CODES
+    from legalis.verify.sarif import to_sarif
+
+    deck = read_deck(str(deck_path)) if deck_path is not None else None
+    cards = len(deck.cards) if deck is not None else 0
+    with _progress(cards, "checking cards", output_format == "text") as advance:
+        report = verify_coin(game, deck, on_card=lambda _: advance(1))
+    if output_format == "json":
+        _emit_json(report.to_json())
+    elif output_format == "sarif":
+        text = deck_path.read_text(encoding="utf-8") if deck_path is not None else None
+        meanings = {code: meaning for code, (_, _, meaning) in CODES.items()}
+        _emit_json(
+            to_sarif(
+                report.findings,
+                meanings,
+                deck_uri=str(deck_path) if deck_path else None,
+                deck_text=text,
+            )
+        )
+    else:
+        _print_coin_report(report, deck_path)
+    _finish(EXIT_OK if report.ok else EXIT_FINDINGS)
+
+
+def _print_coin_report(report: Any, deck_path: Path | None) -> None:
+    rule_set = report.rule_set
+    proved = sum(1 for proof in rule_set.effects if proof.proved)
+    out.print(
+        f"{report.game} rule set: {proved}/{len(rule_set.effects)} effect forms keep the "
+        f"invariants; invariants {'consistent' if rule_set.consistent else 'IN CONFLICT'}"
+        f"{', each needed' if rule_set.consistent and not rule_set.redundant else ''}"
+    )
+    for proof in rule_set.effects:
+        if not proof.proved:
+            out.print(f"[red]counterexample[/red] {proof.name}: {proof.counterexample}")
+    if rule_set.conflict:
+        out.print(f"[red]rules in conflict:[/red] {', '.join(rule_set.conflict)}")
+    if deck_path is None:
+        return
+    by_card: dict[Any, list[Any]] = {}
+    for finding in report.findings:
+        by_card.setdefault(finding.card, []).append(finding)
+    if not by_card:
+        out.print(f"{deck_path}: no findings")
+    for card, found in sorted(by_card.items(), key=lambda item: (item[0] is None, item[0] or 0)):
+        table = Table(
+            "severity", "code", "side", "finding", "rule", title=f"card {card}" if card else "deck"
+        )
+        for finding in found:
+            table.add_row(
+                finding.severity, finding.code, finding.side or "", finding.message, finding.rule
+            )
+        out.print(table)
+    errors = sum(1 for f in report.findings if f.severity == "error")
+    out.print(f"{len(report.findings)} findings, {errors} errors")
+
+
+@app.command("explain")
+def explain_command(
+    code: Annotated[str, typer.Argument(help="A finding code, e.g. lod.french-before-toa.")],
+    as_json: JsonFlag = False,
+) -> None:
+    """What a finding code means and the rule behind it."""
+    from legalis.verify.coin_findings import CODES
+
+    known = {**CODES, **GENERAL_CODES}
+    code_key = "data.<check>" if code.startswith("data.") and code not in known else code
+    if code_key not in known:
+        import difflib
+
+        near = difflib.get_close_matches(code, list(known), n=3)
+        raise InputError(
+            f"unknown finding code {code!r}", path="code", allowed=near or sorted(known)
+        )
+    severity, rule, text = known[code_key]
+    if as_json:
+        _emit_json({"code": code, "severity": severity, "rule": rule, "meaning": text})
+        return
+    out.print(f"{code} ({severity}): {text}. Rule: {rule}.", markup=False)
 
 
 def _read_toml(path: Path | None) -> dict[str, Any] | None:

