@@ -45,6 +45,7 @@ from legalis.model.coin.scenarios import load_scenario, scenario_names
 from legalis.model.coin.state import CoinRules, CoinState, rules_for
 from legalis.model.errors import InputError
 from legalis.verify.findings import Finding
+from legalis.verify.nonplayer_findings import always_ineffective
 
 __all__ = ["CODES", "check_deck"]
 
@@ -97,6 +98,11 @@ CODES: dict[str, tuple[str, str, str]] = {
         "Bases removed without saying Tunneled: Tunneled Bases stay",
     ),
     "side.self-contradiction": ("warning", "5.1", "two clauses of one side undo each other"),
+    "lod.nonplayer-ineffective": (
+        "warning",
+        "8.3.2; 8.3.3",
+        "a side a Non-player Faction always finds Ineffective, so never plays",
+    ),
     "lasting.conflict": (
         "warning",
         "5.1.2",
@@ -1207,4 +1213,16 @@ def check_deck(
         if on_card is not None:
             on_card(card.number)
     _check_lasting(checker)
+    cards = {card.number: card for card in deck.cards}
+    for number, side, faction, why in always_ineffective(deck):
+        checker.report(
+            "lod.nonplayer-ineffective",
+            cards[number],
+            side,
+            "effects",
+            faction,
+            f"a Non-player {faction} uses this side (8.3.2) and always finds it Ineffective: {why}",
+            proof="8.3.3: every effect of the side removes friendly pieces or shifts toward "
+            "the enemy, in every state",
+        )
     return checker.found

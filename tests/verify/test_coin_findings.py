@@ -173,3 +173,22 @@ def test_the_deck_game_must_match() -> None:
 
     with pytest.raises(InputError):
         check_deck(bundled_deck("lod"), "fitl")
+
+
+def test_a_side_only_a_rebel_nonplayer_would_hurt_itself_with() -> None:
+    # 8.3.2: Non-player Patriots and French use the shaded side; 8.3.3: removing only
+    # friendly pieces is Ineffective. Only the Rebellion Factions are named.
+    from legalis.verify.nonplayer_findings import always_ineffective
+
+    deck = deck_from_toml({"game": "lod", "card": [{
+        "number": 5, "title": "Mutiny", "factions": ["Patriots"],
+        "unshaded": {"effects": [{"op": "adjust", "track": "british_resources", "delta": 1}]},
+        "shaded": {"effects": [{"op": "remove", "pieces": ["continental", "french_regular"]},
+                               {"op": "shift", "levels": 1}]}}]})  # fmt: skip
+    assert sorted(f for _, _, f, _ in always_ineffective(deck)) == ["french", "patriots"]
+    # a side that also places a friendly piece is not always Ineffective
+    helpful = deck_from_toml({"game": "lod", "card": [{
+        "number": 5, "title": "Mutiny", "factions": ["Patriots"],
+        "shaded": {"effects": [{"op": "remove", "pieces": ["continental"]},
+                               {"op": "place", "pieces": ["militia"]}]}}]})  # fmt: skip
+    assert list(always_ineffective(helpful)) == []
