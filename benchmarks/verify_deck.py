@@ -30,7 +30,7 @@ def deck_of(game: str, size: int) -> Deck:
         copy = number // len(sample)
         raw: dict[str, Any] = {
             "number": number,
-            "title": f"{card.title} ({copy})",
+            "title": f"{card.title} {copy}" if copy else card.title,
             "factions": list(card.factions),
             "marks": dict(card.marks),
             "kind": card.kind,
@@ -39,20 +39,20 @@ def deck_of(game: str, size: int) -> Deck:
             printed = getattr(card, side)
             if printed is not None:
                 table = side_to_toml(printed)
-                raw[side] = _renamed(table, copy)
+                raw[side] = _renamed(table, card.title, raw["title"])
         cards.append(raw)
     return deck_from_toml({"game": game, "card": cards})
 
 
-def _renamed(table: Any, copy: int) -> Any:
-    """Lasting effects named per copy, so copies do not all collide."""
+def _renamed(table: Any, old: str, new: str) -> Any:
+    """Lasting effects named after the card follow its new title, so copies differ."""
     if isinstance(table, dict):
-        out = {key: _renamed(value, copy) for key, value in table.items()}
-        if out.get("op") == "lasting" and out.get("kind") != "flag" and copy:
-            out["name"] = f"{out['name']} {copy}"
+        out = {key: _renamed(value, old, new) for key, value in table.items()}
+        if out.get("op") == "lasting" and out.get("name") == old:
+            out["name"] = new
         return out
     if isinstance(table, list):
-        return [_renamed(item, copy) for item in table]
+        return [_renamed(item, old, new) for item in table]
     return table
 
 

@@ -46,6 +46,7 @@ from legalis.model.coin.state import CoinRules, CoinState, rules_for
 from legalis.model.errors import InputError
 from legalis.verify.findings import Finding
 from legalis.verify.nonplayer_findings import always_ineffective
+from legalis.verify.text import ParseResult, parse_side
 
 __all__ = ["CODES", "check_deck"]
 
@@ -98,6 +99,16 @@ CODES: dict[str, tuple[str, str, str]] = {
         "Bases removed without saying Tunneled: Tunneled Bases stay",
     ),
     "side.self-contradiction": ("warning", "5.1", "two clauses of one side undo each other"),
+    "text.unreadable": (
+        "error",
+        "5.1",
+        "event text, with no structured effects, that the grammar cannot read",
+    ),
+    "text.differs": (
+        "warning",
+        "5.1",
+        "the printed text reads otherwise than the card's structured effects, which prevail",
+    ),
     "lod.nonplayer-ineffective": (
         "warning",
         "8.3.2; 8.3.3",
@@ -436,6 +447,7 @@ class _Checker:
     deck: Deck
     witness_states: tuple[CoinState, ...]
     found: list[Finding] = field(default_factory=list)
+    unread: set[tuple[int, str]] = field(default_factory=set)  # sides with no effects to check
 
     def report(
         self,
@@ -778,6 +790,8 @@ def _never_in_full(facts: _Facts, effect: fx.Effect, known: Known) -> str | None
 
 
 def _check_side(checker: _Checker, card: Card, side_name: str, side: fx.Side) -> None:
+    if (card.number, side_name) in checker.unread:
+        return  # its text could not be read: the text finding says so, nothing else can
     facts = checker.facts
     walked = list(_walk(facts, side.effects, "effects", {}))
     named = False
@@ -1182,6 +1196,70 @@ def _check_lasting(checker: _Checker) -> None:
 # ---------------------------------------------------------------------- the front
 
 
+Reading = tuple[int, str, ParseResult]  # card number, side, what its text says
+
+
+def _read_texts(deck: Deck, game: str) -> list[Reading]:
+    """Parse the printed text of every side (5.1: the text is carried out literally)."""
+    out = []
+    for card in deck.cards:
+        for name in ("unshaded", "shaded"):
+            side = card.unshaded if name == "unshaded" else card.shaded
+            if side is not None and side.text.strip():
+                result = parse_side(side.text, game, title=card.title, side=name)
+                out.append((card.number, name, result))
+    return out
+
+
+def _with_read_effects(deck: Deck, readings: list[Reading]) -> Deck:
+    """The deck with each side that has text but no structured effects given the
+    effects its text reads as (structured effects, when present, override the text)."""
+    read = {(number, name): result for number, name, result in readings if result.ok}
+    cards = []
+    for card in deck.cards:
+        update: dict[str, Any] = {}
+        for name in SIDES:
+            side = getattr(card, name)
+            result = read.get((card.number, name))
+            if side is not None and not side.effects and result is not None:
+                update[name] = side.model_copy(update={"effects": result.effects})
+        cards.append(card.model_copy(update=update) if update else card)
+    return deck.model_copy(update={"cards": tuple(cards)})
+
+
+def _report_readings(checker: _Checker, deck: Deck, readings: list[Reading]) -> None:
+    cards = {card.number: card for card in deck.cards}
+    for number, name, result in readings:
+        card = cards[number]
+        side = card.side(name)
+        if side.effects and not result.ok:
+            continue  # the structured effects stand in for text the grammar cannot read
+        if not side.effects:
+            checker.unread.add((number, name))
+        for diagnostic in result.diagnostics:
+            where = f"line {diagnostic.line}, column {diagnostic.column}"
+            expected = ", ".join(diagnostic.expected[:6])
+            checker.report(
+                "text.unreadable",
+                card,
+                name,
+                f"text:{diagnostic.line}:{diagnostic.column}",
+                side.text,
+                f"{where}: {diagnostic.message}" + (f" (expected: {expected})" if expected else ""),
+                proof="the grammar of event text (legalis.verify.text)",
+            )
+        if result.ok and side.effects and tuple(result.effects) != tuple(side.effects):
+            checker.report(
+                "text.differs",
+                card,
+                name,
+                "text",
+                side.text,
+                "the text reads as other effects than the structured ones given, which prevail",
+                proof="the text parsed and compared with the card's effects",
+            )
+
+
 def check_deck(
     deck: Deck,
     game: str,
@@ -1207,7 +1285,10 @@ def check_deck(
     facts = _facts(game)
     names = scenario_names(game) if scenarios is None else scenarios
     states = tuple(load_scenario(game, name) for name in names)
+    readings = _read_texts(deck, game)
+    deck = _with_read_effects(deck, readings)
     checker = _Checker(facts, deck, states)
+    _report_readings(checker, deck, readings)
     for card in deck.cards:
         _check_card(checker, card)
         if on_card is not None:
