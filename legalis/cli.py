@@ -678,6 +678,10 @@ def verify_command(
         raise InputError(f"unknown format {output_format!r}", path="--format", allowed=FORMATS)
     deck_path = Path(target) if target is not None and target.endswith(".toml") else None
     name = game_option or (None if deck_path is not None else target)
+    if name is None and deck_path is not None:
+        from legalis.model.coin.deck import read_deck
+
+        name = read_deck(str(deck_path)).game  # a deck names its game
     if name in COIN_GAMES:
         _verify_coin(name, deck_path, output_format)
         return
