@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import operator
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -136,14 +135,6 @@ CODES: dict[str, tuple[str, str, str]] = {
 _RESTRICTION_CODES = {
     "french_after_toa": "lod.french-before-toa",
     "coin_not_in_north_vietnam": "fitl.us-into-north-vietnam",
-}
-_COMPARE: dict[str, Callable[[int, int], bool]] = {
-    "<": operator.lt,
-    "<=": operator.le,
-    "==": operator.eq,
-    "!=": operator.ne,
-    ">=": operator.ge,
-    ">": operator.gt,
 }
 _LOTS = 10**6
 Spaces = frozenset[str]
@@ -287,7 +278,7 @@ def _space_range(facts: _Facts, name: str, where: fx.Filter) -> tuple[bool, bool
     if isinstance(where, fx.TypeIs):
         hit = info.type in where.types
     elif isinstance(where, fx.PopulationIs):
-        hit = _COMPARE[where.compare](info.population, where.value)
+        hit = fx.COMPARE[where.compare](info.population, where.value)
     elif isinstance(where, fx.CountryIs):
         hit = info.country in where.countries
     elif isinstance(where, fx.TerrainIs):
@@ -315,7 +306,7 @@ def _space_range(facts: _Facts, name: str, where: fx.Filter) -> tuple[bool, bool
             kind = facts.rules.data.piece(piece)
             if where.status is None or where.status in kind.statuses:
                 most += facts.most(kind.id, name)
-        outcomes = {_COMPARE[where.compare](k, where.value) for k in range(most + 1)}
+        outcomes = {fx.COMPARE[where.compare](k, where.value) for k in range(most + 1)}
         return outcomes == {True}, True in outcomes
     return hit, hit
 
@@ -346,12 +337,13 @@ def _truth(facts: _Facts, condition: fx.Condition, known: Known) -> bool | None:
         if condition.track not in facts.rules.track_index:
             return None  # reported as an unknown name
         lo, hi = _track_range(facts, condition.track, known)
-        outcomes = {_COMPARE[condition.compare](v, condition.value) for v in range(lo, hi + 1)}
+        outcomes = {fx.COMPARE[condition.compare](v, condition.value) for v in range(lo, hi + 1)}
         return outcomes.pop() if len(outcomes) == 1 else None
     if isinstance(condition, fx.SpacesCount):
         may, must = _bounds(facts, condition.filter)
         outcomes = {
-            _COMPARE[condition.compare](n, condition.value) for n in range(len(must), len(may) + 1)
+            fx.COMPARE[condition.compare](n, condition.value)
+            for n in range(len(must), len(may) + 1)
         }
         return outcomes.pop() if len(outcomes) == 1 else None
     if isinstance(condition, fx.ExecutingFaction):
@@ -906,7 +898,7 @@ def _check_threshold(
 ) -> None:
     spec = checker.facts.rules.data.track(condition.track)
     outcomes = {
-        _COMPARE[condition.compare](v, condition.value) for v in range(spec.lo, spec.hi + 1)
+        fx.COMPARE[condition.compare](v, condition.value) for v in range(spec.lo, spec.hi + 1)
     }
     if len(outcomes) == 1 and not spec.lo <= condition.value <= spec.hi:
         always = outcomes.pop()

@@ -23,13 +23,22 @@ field, and the JSON Schema of the language comes from the same classes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import operator
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Literal
 
 from legalis.model.errors import InputError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 Comparison = Literal["<", "<=", "==", "!=", ">=", ">"]
+COMPARE: dict[str, Callable[[int, int], bool]] = {
+    "<": operator.lt,
+    "<=": operator.le,
+    "==": operator.eq,
+    "!=": operator.ne,
+    ">=": operator.ge,
+    ">": operator.gt,
+}  # what each comparison of the language means
 SupportLevel = Literal[
     "active_support", "passive_support", "neutral", "passive_opposition", "active_opposition"
 ]

@@ -28,8 +28,7 @@ choice and runs on to the next one; a run with no decision left is finished.
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -40,15 +39,6 @@ from legalis.model.errors import InputError
 
 RULE_LIMITS = "5.1.1"
 RULE_IMPLEMENT = "5.1.3"
-RULE_CHOOSER = "5.1"
-_COMPARE: dict[str, Callable[[int, int], bool]] = {
-    "<": operator.lt,
-    "<=": operator.le,
-    "==": operator.eq,
-    "!=": operator.ne,
-    ">=": operator.ge,
-    ">": operator.gt,
-}
 LEVELS = ("active_opposition", "passive_opposition", "neutral", "passive_support", "active_support")
 
 
@@ -238,13 +228,13 @@ def space_matches(state: CoinState, space: str, where: fx.Filter, context: Conte
     if isinstance(where, fx.TypeIs):
         return info.type in where.types
     if isinstance(where, fx.PopulationIs):
-        return _COMPARE[where.compare](info.population, where.value)
+        return fx.COMPARE[where.compare](info.population, where.value)
     if isinstance(where, fx.ControlIs):
         control = state.control(space)
         return (control or "none") == where.control
     if isinstance(where, fx.PiecesPresent):
         present = sum(state.pieces(space, piece, where.status) for piece in where.pieces)
-        return _COMPARE[where.compare](present, where.value)
+        return fx.COMPARE[where.compare](present, where.value)
     if isinstance(where, fx.SupportIs):
         return state.support(space) in where.levels
     if isinstance(where, fx.AdjacentTo):
@@ -271,7 +261,7 @@ def condition_holds(state: CoinState, condition: fx.Condition, context: Context)
     if isinstance(condition, fx.FlagSet):
         return state.flag(condition.flag) == condition.value
     if isinstance(condition, fx.TrackCompare):
-        return _COMPARE[condition.compare](state.track(condition.track), condition.value)
+        return fx.COMPARE[condition.compare](state.track(condition.track), condition.value)
     if isinstance(condition, fx.LastingInForce):
         side = state.capability(condition.name)
         if side is not None:
@@ -279,7 +269,7 @@ def condition_holds(state: CoinState, condition: fx.Condition, context: Context)
         return condition.name in state.momentum
     if isinstance(condition, fx.SpacesCount):
         found = len(matching(state, condition.filter, context))
-        return _COMPARE[condition.compare](found, condition.value)
+        return fx.COMPARE[condition.compare](found, condition.value)
     if isinstance(condition, fx.ExecutingFaction):
         data = state.rules.data
         return context.faction in {
