@@ -973,6 +973,49 @@ def _refused_lay(game: Any, state: Any) -> tuple[Any, Any] | None:
     return None
 
 
+# ---------------------------------------------------------------------- serving clients
+
+
+@app.command("serve")
+def serve_command(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = 8080,
+) -> None:
+    """Serve the JSON API (legal moves, checks, applies, deck verification) over HTTP."""
+    from legalis.server import serve
+
+    serve(host, port)
+
+
+@app.command("fixtures")
+def fixtures_command(
+    game_name: Annotated[str | None, typer.Argument(help="Game name.")] = None,
+    game_option: GameOpt = None,
+    out_dir: Annotated[Path, typer.Option("--out", help="Folder for the fixture files.")] = Path(
+        "fixtures"
+    ),
+    per_rule: Annotated[int, typer.Option("--per-rule", help="Fixtures per rule.", min=1)] = 2,
+    seed: SeedOpt = 0,
+    as_json: JsonFlag = False,
+) -> None:
+    """Write edge-case states with their expected legal moves, for testing an engine."""
+    from legalis.verify.fixtures import generate_fixtures
+
+    name = _game_name(game_name, game_option)
+    if name != "lod":
+        raise InputError(f"no fixtures for {name!r} yet", path="--game", allowed=["lod"])
+    with _progress(1, "generating fixtures", not as_json) as advance:
+        body = generate_fixtures(name, out_dir, per_rule=per_rule, seed=seed).to_json()
+        advance(1)
+    if as_json:
+        _emit_json(body)
+        return
+    out.print(f"wrote {len(body['fixtures'])} fixtures and manifest.json to {out_dir}")
+    missing = body.get("coverage", {}).get("rules", {}).get("not_exercised", [])
+    if missing:
+        out.print(f"rules no fixture exercises: {', '.join(missing)}")
+
+
 # ---------------------------------------------------------------------- entry point
 
 

@@ -430,3 +430,44 @@ def test_explain_says_what_a_code_means(capsys: pytest.CaptureFixture[str]) -> N
     assert code == 0 and "5.1.1" in body["rule"] and body["severity"] == "warning"
     code, _, err = run(capsys, "explain", "lod.frnch")
     assert code == 2 and "lod.french-before-toa" in err
+
+
+def test_fixtures_command_writes_a_checked_fixture_set(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from legalis.verify.fixtures import check_manifest
+
+    code, out, _ = run(capsys, "fixtures", "--game", "lod", "--out", str(tmp_path), "--json")
+    body = json.loads(out)
+    assert code == 0 and len(body["fixtures"]) >= 10
+    assert check_manifest(tmp_path / "manifest.json") == []
+    code, _, err = run(capsys, "fixtures", "--game", "fitl", "--out", str(tmp_path))
+    assert code == 2 and "no fixtures for 'fitl'" in err
+
+
+def test_serve_starts_a_real_server_on_loopback() -> None:
+    import socket
+    import subprocess
+    import time
+
+    import httpx
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [*_legalis(), "serve", "--port", str(port)]
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                answer = httpx.get(f"http://127.0.0.1:{port}/v1/games", timeout=2)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline and server.poll() is None
+                time.sleep(0.2)
+        assert answer.status_code == 200
+        assert "sevenyears" in json.dumps(answer.json())
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

@@ -1,0 +1,751 @@
+"""The HTTP API: legal moves, checks, applies and deck verification as JSON over HTTP.
+
+Every endpoint lives under ``/v1``. States, moves and decks are the same JSON the
+command line reads and writes. Errors have one shape, ``{"error": ..., "path": ...}``:
+
+- 422: bad input (the ``path`` names the bad field of the request body);
+- 409: an illegal move (``rule`` names the rule that refuses it);
+- 413: a request body larger than :attr:`Limits.max_body_bytes`;
+- 503: the work took longer than :attr:`Limits.time_limit`, or a solver gave up.
+
+Solver work runs in worker threads, off the event loop, so a slow request never
+holds up the others. Start a server with ``legalis serve`` or :func:`serve`;
+:func:`create_app` gives the application itself (for tests, or another ASGI server).
+
+>>> app = create_app(Limits(max_page=50))
+>>> app.state.limits.max_page
+50
+>>> sorted(path for path in app.openapi()["paths"] if "sevenyears" in path)
+['/v1/sevenyears/apply', '/v1/sevenyears/check', '/v1/sevenyears/moves', '/v1/sevenyears/validate']
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import json
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+import anyio
+import anyio.to_thread
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from legalis.model.errors import IllegalMoveError, InputError, SolverLimitError
+from legalis.registry import game_entry, games, load_game
+
+API_VERSION = "v1"
+COIN_GAMES = ("lod", "fitl")
+CoinGame = Literal["lod", "fitl"]
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The bounds every request is held to.
+
+    ``max_body_bytes``: larger bodies are refused with 413 before they are parsed;
+    ``max_page``: the most moves one page lists (a larger ``limit`` is capped);
+    ``time_limit``: seconds of solver work a request may take before a 503.
+
+    >>> Limits()
+    Limits(max_body_bytes=1000000, max_page=1000, time_limit=10.0)
+    """
+
+    max_body_bytes: int = 1_000_000
+    max_page: int = 1000
+    time_limit: float = 10.0
+
+
+# ---------------------------------------------------------------------- request and response
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+JsonObject = dict[str, Any]
+StateField = Field(description="A Seven Years War state, as `legalis new` writes it.")
+MoveField = Field(description='A move, e.g. {"type": "pass", "player": "british"}.')
+
+
+class SevenYearsState(_Body):
+    state: JsonObject = StateField
+
+
+class SevenYearsMoves(_Body):
+    state: JsonObject = StateField
+    offset: int = Field(default=0, ge=0, description="Index of the first move of the page.")
+    limit: int = Field(default=100, ge=0, description="Moves per page (capped by the server).")
+
+
+class SevenYearsMove(_Body):
+    state: JsonObject = StateField
+    move: JsonObject = MoveField
+
+
+class EventRequest(_Body):
+    """One side of one event card executed by one Faction, in a state or a scenario."""
+
+    state: JsonObject | None = Field(default=None, description="A COIN state (or give `scenario`).")
+    scenario: str | None = Field(default=None, description="A bundled scenario, e.g. 1776 (LoD).")
+    card: int = Field(description="The event card's number.")
+    side: str | None = Field(
+        None, description="unshaded or shaded; a one-sided card needs none (5.2)."
+    )
+    faction: str = Field(description="The executing Faction, e.g. british.")
+    deck: JsonObject | None = Field(
+        None, description="A deck (the deck TOML's content as JSON); default: the sample deck."
+    )
+
+
+class EventMovesRequest(EventRequest):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "scenario": "1776",
+                    "card": 24,
+                    "side": "unshaded",
+                    "faction": "british",
+                    "limit": 20,
+                }
+            ]
+        },
+    )
+
+    offset: int = Field(default=0, ge=0, description="Index of the first move of the page.")
+    limit: int = Field(default=100, ge=0, description="Moves per page (capped by the server).")
+
+
+class EventMoveRequest(EventRequest):
+    move: JsonObject = Field(
+        description='An execution: {"card", "side", "faction", "steps": [...]}.'
+    )
+
+
+class DeckRequest(_Body):
+    deck: JsonObject = Field(description="The deck TOML's content as a JSON object.")
+
+
+class ErrorBody(BaseModel):
+    """Every error: the message, and where it applies."""
+
+    error: str
+    path: str | None = Field(default=None, description="The bad field of the request body.")
+    allowed: list[str] | None = Field(
+        default=None, description="The values that would be accepted."
+    )
+    rule: str | None = Field(default=None, description="The rule that refuses an illegal move.")
+
+
+class GameInfo(BaseModel):
+    name: str
+    title: str
+    supports: list[str] = Field(description="The endpoints that serve this game.")
+    options: list[str] = Field(default_factory=list, description="Rule option names.")
+    scenarios: list[str] = Field(default_factory=list, description="Bundled scenarios.")
+
+
+class GamesResponse(BaseModel):
+    version: str
+    games: list[GameInfo]
+
+
+class ValidateResponse(BaseModel):
+    ok: bool
+    summary: JsonObject
+
+
+class SevenYearsMovesResponse(BaseModel):
+    to_move: str
+    count: int
+    offset: int
+    limit: int = Field(description="The page size used (after the server's cap).")
+    moves: list[JsonObject]
+
+
+class VerdictResponse(BaseModel):
+    move: JsonObject = Field(description="The move as read, in its canonical form.")
+    legal: bool
+    reason: str
+    rule: str
+
+
+class SevenYearsApplyResponse(BaseModel):
+    state: JsonObject
+    summary: JsonObject
+
+
+Atom = tuple[str, str, int]
+
+
+class EventMoveBody(BaseModel):
+    """One execution: per decision, [space, piece type, count] triples or an option number."""
+
+    card: int
+    side: str
+    faction: str
+    steps: list[int | list[Atom]]
+
+
+class EventMovesResponse(BaseModel):
+    card: int
+    side: str
+    faction: str
+    count: int
+    offset: int
+    limit: int = Field(description="The page size used (after the server's cap).")
+    moves: list[EventMoveBody]
+
+
+class EventVerdictResponse(BaseModel):
+    move: EventMoveBody
+    legal: bool
+    reason: str
+    rule: str
+
+
+class EventApplyResponse(BaseModel):
+    state: JsonObject
+
+
+class DeckReport(BaseModel):
+    game: str
+    ok: bool
+    rule_set: JsonObject
+    findings: list[JsonObject]
+
+
+def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    meanings = {
+        409: "An illegal move, with the rule that refuses it.",
+        413: "The request body is too large.",
+        422: "Bad input; `path` names the bad field.",
+        503: "The work took too long, or a solver gave up.",
+    }
+    return {code: {"model": ErrorBody, "description": meanings[code]} for code in codes}
+
+
+# ---------------------------------------------------------------------- errors
+
+
+def error_path(loc: tuple[int | str, ...] | list[int | str]) -> str:
+    """A pydantic error location as a field path of the request body.
+
+    >>> error_path(("body", "move", "steps", 0))
+    'move.steps[0]'
+    >>> error_path(("path", "game"))
+    'game'
+    >>> error_path(("body",))
+    'body'
+    """
+    parts = list(loc[1:] if len(loc) > 1 and loc[0] in ("body", "path", "query") else loc)
+    text = ""
+    for part in parts:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def within(prefix: str, path: str | None) -> str:
+    """``path`` (from a reader of one field) as a path of the request body.
+
+    >>> within("state", "hands.british[3]"), within("state", "state"), within("deck", None)
+    ('state.hands.british[3]', 'state', 'deck')
+    """
+    if not path:
+        return prefix
+    if path == prefix or path.startswith((f"{prefix}.", f"{prefix}[")):
+        return path
+    return f"{prefix}.{path}"
+
+
+@contextmanager
+def _reading(prefix: str) -> Iterator[None]:
+    """Input errors raised inside are re-raised with paths under ``prefix``."""
+    try:
+        yield
+    except InputError as error:
+        raise InputError(
+            error.message,
+            source=error.source,
+            path=within(prefix, error.path),
+            allowed=error.allowed,
+        ) from error
+
+
+def _error(status: int, body: ErrorBody) -> JSONResponse:
+    return JSONResponse(body.model_dump(exclude_none=True), status_code=status)
+
+
+async def _input_error(_: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, InputError)
+    message = f"{error.source}: {error.message}" if error.source else error.message
+    return _error(422, ErrorBody(error=message, path=error.path, allowed=error.allowed))
+
+
+async def _validation_error(_: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, RequestValidationError)
+    problems = list(error.errors())
+    first = problems[0] if problems else {"loc": ("body",), "msg": "invalid request"}
+    return _error(422, ErrorBody(error=str(first["msg"]), path=error_path(tuple(first["loc"]))))
+
+
+async def _illegal_move(_: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, IllegalMoveError)
+    return _error(409, ErrorBody(error=f"illegal move: {error.reason}", rule=error.rule))
+
+
+async def _solver_limit(_: Request, error: Exception) -> JSONResponse:
+    return _error(503, ErrorBody(error=f"solver limit: {error}"))
+
+
+class BodyLimit:
+    """ASGI middleware: a body over ``max_bytes`` gets 413 before anything parses it.
+
+    A body is counted as it arrives and refused as soon as it passes the limit;
+    the rest is read and dropped (never kept), so the client, still sending, can
+    read the answer. A declared ``Content-Length`` past ``drain_bytes`` is refused
+    at once and the connection closed.
+    """
+
+    def __init__(self, app: ASGIApp, max_bytes: int, drain_bytes: int = 64 << 20) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+        self.drain_bytes = max(drain_bytes, max_bytes)
+
+    async def _too_large(self, send: Send) -> None:
+        body = ErrorBody(error=f"the request body is over {self.max_bytes} bytes", path="body")
+        response = _error(413, body)
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [*response.raw_headers, (b"connection", b"close")],
+            }
+        )
+        await send({"type": "http.response.body", "body": response.body})
+
+    async def _drain(self, receive: Receive, seen: int) -> None:
+        """Read and drop the rest of the body, up to ``drain_bytes`` in all."""
+        while seen <= self.drain_bytes:
+            message = await receive()
+            if message["type"] != "http.request" or not message.get("more_body", False):
+                return
+            seen += len(message.get("body", b""))
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.drain_bytes):
+            await self._too_large(send)
+            return
+        chunks: list[bytes] = []
+        size = 0
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            more = message.get("more_body", False)
+            if size > self.max_bytes:
+                if more:
+                    await self._drain(receive, size)
+                await self._too_large(send)
+                return
+            chunks.append(chunk)
+        body = b"".join(chunks)
+        delivered = False
+
+        async def replay() -> Message:
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+# ---------------------------------------------------------------------- the work
+
+
+_Z3_LOCK = threading.Lock()  # Z3's default context is not safe to share between threads
+
+
+@functools.lru_cache(maxsize=64)
+def _sevenyears_game(options_key: str) -> Any:
+    options = json.loads(options_key)
+    return load_game("sevenyears", options if isinstance(options, dict) else None)
+
+
+def _sevenyears_state(raw: JsonObject) -> tuple[Any, Any]:
+    """The game (with the state's rule options) and the state, validated."""
+    with _reading("state"):
+        options = raw.get("options")
+        try:
+            key = json.dumps(options if isinstance(options, dict) else None, sort_keys=True)
+        except (TypeError, ValueError) as error:
+            raise InputError("rule options are JSON values", path="options") from error
+        game = _sevenyears_game(key)
+        return game, game.state_from_json(raw)
+
+
+def _sevenyears_move(game: Any, raw: JsonObject) -> Any:
+    with _reading("move"):
+        return game.move_from_json(raw)
+
+
+@functools.lru_cache(maxsize=16)
+def _scenario(game: str, name: str) -> Any:
+    from legalis.model.coin.scenarios import load_scenario
+
+    return load_scenario(game, name)  # states are never changed in place: safe to share
+
+
+@functools.lru_cache(maxsize=4)
+def _bundled_deck(game: str) -> Any:
+    from legalis.model.coin.deck import bundled_deck
+
+    return bundled_deck(game)
+
+
+def _coin_deck(game: str, raw: JsonObject | None) -> Any:
+    if raw is None:
+        return _bundled_deck(game)
+    from legalis.model.coin.deck import deck_from_toml
+
+    with _reading("deck"):
+        deck = deck_from_toml(raw)
+    if deck.game != game:
+        raise InputError(f"a {deck.game} deck, not {game}", path="deck.game", allowed=[game])
+    return deck
+
+
+def _coin_state(game: str, body: EventRequest) -> Any:
+    from legalis.model.coin.scenarios import scenario_names
+    from legalis.model.coin.state import state_from_json
+
+    names = scenario_names(game)
+    if (body.state is None) == (body.scenario is None):
+        raise InputError("give a state or a scenario (not both)", path="state", allowed=names)
+    if body.scenario is not None:
+        if body.scenario not in names:
+            raise InputError(f"no scenario {body.scenario!r}", path="scenario", allowed=names)
+        return _scenario(game, body.scenario)
+    with _reading("state"):
+        return state_from_json(body.state, game)
+
+
+@functools.lru_cache(maxsize=512)
+def _scenario_view(game: str, scenario: str, card: int, side: str, faction: str) -> Any:
+    """The view of a bundled scenario and sample-deck card (its counts are kept)."""
+    from legalis.solver.events import legal_event_moves
+
+    return legal_event_moves(
+        _scenario(game, scenario), _bundled_deck(game).card(card), side, faction
+    )
+
+
+def _event_view(game: str, body: EventRequest) -> Any:
+    from legalis.solver.events import legal_event_moves
+
+    deck = _coin_deck(game, body.deck)
+    card = deck.card(body.card)
+    side = body.side
+    if side is None:
+        printed = [name for name in ("unshaded", "shaded") if getattr(card, name) is not None]
+        if len(printed) != 1:
+            raise InputError("a dual-use card: pick a side (5.2)", path="side", allowed=printed)
+        side = printed[0]
+    card.side(side)  # an unprinted side is an input error (5.2)
+    if body.scenario is not None and body.state is None and body.deck is None:
+        _coin_state(game, body)  # checks the scenario's name
+        return _scenario_view(game, body.scenario, body.card, side, body.faction)
+    return legal_event_moves(_coin_state(game, body), card, side, body.faction)
+
+
+def _page(view: Any, offset: int, limit: int) -> tuple[int, list[Any]]:
+    """The count of ``view`` and its moves ``offset .. offset + limit - 1``."""
+    count = int(view.count())
+    end = min(count, offset + limit)
+    if offset == 0:
+        return count, list(itertools.islice(iter(view), end))
+    return count, [view.nth(index) for index in range(offset, end)]
+
+
+def _event_body(move: Any) -> EventMoveBody:
+    return EventMoveBody.model_validate(move.to_json())
+
+
+def _verify_deck(game: str, raw: JsonObject) -> DeckReport:
+    from legalis.verify.coin import verify_coin
+
+    deck = _coin_deck(game, raw)
+    with _Z3_LOCK:
+        report = verify_coin(game, deck)
+    return DeckReport.model_validate(report.to_json())
+
+
+def _games() -> GamesResponse:
+    from legalis.model.coin.scenarios import scenario_names
+
+    listed = [
+        GameInfo(
+            name=name,
+            title=game_entry(name).title,
+            supports=["validate", "moves", "check", "apply"] if name == "sevenyears" else [],
+            options=list(game_entry(name).option_names),
+        )
+        for name in games()
+    ]
+    titles = {"lod": "Liberty or Death", "fitl": "Fire in the Lake"}
+    listed += [
+        GameInfo(
+            name=name,
+            title=titles[name],
+            supports=["event-moves", "event-check", "event-apply", "verify-deck"],
+            scenarios=scenario_names(name),
+        )
+        for name in COIN_GAMES
+    ]
+    return GamesResponse(version=API_VERSION, games=listed)
+
+
+# ---------------------------------------------------------------------- the application
+
+
+def create_app(limits: Limits | None = None) -> FastAPI:
+    """The API application, held to ``limits`` (default :class:`Limits`)."""
+    bounds = limits or Limits()
+    app = FastAPI(
+        title="legalis",
+        version=API_VERSION,
+        description=(
+            "Legal moves, move checks, move application and deck verification for "
+            "The Seven Years War, Liberty or Death and Fire in the Lake. Errors share one "
+            "shape: {error, path, allowed, rule}."
+        ),
+    )
+    app.state.limits = bounds
+    app.add_middleware(BodyLimit, max_bytes=bounds.max_body_bytes)
+    app.add_exception_handler(InputError, _input_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(IllegalMoveError, _illegal_move)
+    app.add_exception_handler(SolverLimitError, _solver_limit)
+
+    async def work(function: Callable[[], T]) -> T:
+        """Run ``function`` in a worker thread; past the time limit, a 503."""
+        try:
+            with anyio.fail_after(bounds.time_limit):
+                return await anyio.to_thread.run_sync(function, abandon_on_cancel=True)
+        except TimeoutError as error:
+            raise SolverLimitError(
+                f"the work took longer than {bounds.time_limit:g} s (the server's time limit)"
+            ) from error
+
+    def cap(limit: int) -> int:
+        return min(limit, bounds.max_page)
+
+    @app.get(f"/{API_VERSION}/games", response_model=GamesResponse, tags=["games"])
+    async def list_games() -> GamesResponse:
+        """The games served, and what the API does for each."""
+        return await work(_games)
+
+    @app.post(
+        f"/{API_VERSION}/sevenyears/validate",
+        response_model=ValidateResponse,
+        responses=_errors(413, 422, 503),
+        tags=["sevenyears"],
+    )
+    async def sevenyears_validate(body: SevenYearsState) -> ValidateResponse:
+        """Validate a Seven Years War state; a bad field is a 422 with its path."""
+
+        def run() -> ValidateResponse:
+            game, state = _sevenyears_state(body.state)
+            return ValidateResponse(ok=True, summary=game.summary(state))
+
+        return await work(run)
+
+    @app.post(
+        f"/{API_VERSION}/sevenyears/moves",
+        response_model=SevenYearsMovesResponse,
+        responses=_errors(413, 422, 503),
+        tags=["sevenyears"],
+    )
+    async def sevenyears_moves(body: SevenYearsMoves) -> SevenYearsMovesResponse:
+        """The number of legal moves at a state and one page of them."""
+
+        def run() -> SevenYearsMovesResponse:
+            game, state = _sevenyears_state(body.state)
+            limit = cap(body.limit)
+            count, moves = _page(state.legal_moves(), body.offset, limit)
+            return SevenYearsMovesResponse(
+                to_move=state.to_move,
+                count=count,
+                offset=body.offset,
+                limit=limit,
+                moves=[game.move_to_json(move) for move in moves],
+            )
+
+        return await work(run)
+
+    @app.post(
+        f"/{API_VERSION}/sevenyears/check",
+        response_model=VerdictResponse,
+        responses=_errors(413, 422, 503),
+        tags=["sevenyears"],
+    )
+    async def sevenyears_check(body: SevenYearsMove) -> VerdictResponse:
+        """Is this move legal here? The reason and the rule either way."""
+
+        def run() -> VerdictResponse:
+            game, state = _sevenyears_state(body.state)
+            move = _sevenyears_move(game, body.move)
+            verdict = state.legal_moves().verdict(move)
+            return VerdictResponse(
+                move=game.move_to_json(move),
+                legal=verdict.legal,
+                reason=verdict.reason,
+                rule=verdict.rule,
+            )
+
+        return await work(run)
+
+    @app.post(
+        f"/{API_VERSION}/sevenyears/apply",
+        response_model=SevenYearsApplyResponse,
+        responses=_errors(409, 413, 422, 503),
+        tags=["sevenyears"],
+    )
+    async def sevenyears_apply(body: SevenYearsMove) -> SevenYearsApplyResponse:
+        """The state after a move; an illegal move is a 409 naming the rule."""
+
+        def run() -> SevenYearsApplyResponse:
+            game, state = _sevenyears_state(body.state)
+            move = _sevenyears_move(game, body.move)
+            state.play(move)
+            return SevenYearsApplyResponse(state=state.to_json(), summary=game.summary(state))
+
+        return await work(run)
+
+    @app.post(
+        f"/{API_VERSION}/{{game}}/event-moves",
+        response_model=EventMovesResponse,
+        responses=_errors(413, 422, 503),
+        tags=["coin"],
+    )
+    async def event_moves(game: CoinGame, body: EventMovesRequest) -> EventMovesResponse:
+        """Every legal way to execute an event: the count and one page."""
+
+        def run() -> EventMovesResponse:
+            view = _event_view(game, body)
+            limit = cap(body.limit)
+            count, moves = _page(view, body.offset, limit)
+            return EventMovesResponse(
+                card=view.card.number,
+                side=view.side_name,
+                faction=view.faction,
+                count=count,
+                offset=body.offset,
+                limit=limit,
+                moves=[_event_body(move) for move in moves],
+            )
+
+        return await work(run)
+
+    @app.post(
+        f"/{API_VERSION}/{{game}}/event-check",
+        response_model=EventVerdictResponse,
+        responses=_errors(413, 422, 503),
+        tags=["coin"],
+    )
+    async def event_check(game: CoinGame, body: EventMoveRequest) -> EventVerdictResponse:
+        """Is this execution of the event legal? The reason and the rule either way."""
+        from legalis.solver.events import event_move_from_json
+
+        def run() -> EventVerdictResponse:
+            view = _event_view(game, body)
+            move = event_move_from_json(body.move, path="move")
+            verdict = view.explain(move)
+            return EventVerdictResponse(
+                move=_event_body(move),
+                legal=verdict.legal,
+                reason=verdict.reason,
+                rule=verdict.rule,
+            )
+
+        return await work(run)
+
+    @app.post(
+        f"/{API_VERSION}/{{game}}/event-apply",
+        response_model=EventApplyResponse,
+        responses=_errors(409, 413, 422, 503),
+        tags=["coin"],
+    )
+    async def event_apply(game: CoinGame, body: EventMoveRequest) -> EventApplyResponse:
+        """The state after an execution of the event; an illegal one is a 409."""
+        from legalis.solver.events import event_move_from_json
+
+        def run() -> EventApplyResponse:
+            view = _event_view(game, body)
+            move = event_move_from_json(body.move, path="move")
+            return EventApplyResponse(state=view.apply(move).to_json())
+
+        return await work(run)
+
+    @app.post(
+        f"/{API_VERSION}/{{game}}/verify-deck",
+        response_model=DeckReport,
+        responses=_errors(413, 422, 503),
+        tags=["coin"],
+    )
+    async def verify_deck(game: CoinGame, body: DeckRequest) -> DeckReport:
+        """Check a deck's event text against the rules and prove the rule set (Z3)."""
+        return await work(lambda: _verify_deck(game, body.deck))
+
+    return app
+
+
+def openapi_document(limits: Limits | None = None) -> dict[str, Any]:
+    """The OpenAPI document of :func:`create_app`.
+
+    >>> openapi_document()["info"]["title"]
+    'legalis'
+    """
+    return create_app(limits).openapi()
+
+
+def openapi_text(limits: Limits | None = None) -> str:
+    """The OpenAPI document as the text committed in ``docs/openapi.json``."""
+    return json.dumps(openapi_document(limits), indent=2, ensure_ascii=False) + "\n"
+
+
+def write_openapi(path: str | Path) -> None:
+    """Write the OpenAPI document to ``path`` (``docs/openapi.json`` in the repository)."""
+    Path(path).write_text(openapi_text(), encoding="utf-8")
+
+
+def serve(host: str = "127.0.0.1", port: int = 8080) -> None:
+    """Serve the API with uvicorn until interrupted."""
+    import uvicorn
+
+    uvicorn.run(create_app(), host=host, port=port, log_level="info", access_log=False)
+
+
+if __name__ == "__main__":  # python -m legalis.server [docs/openapi.json]
+    write_openapi(sys.argv[1] if len(sys.argv) > 1 else "docs/openapi.json")

@@ -1,0 +1,455 @@
+"""The HTTP API, tested through a real uvicorn server on a loopback port.
+
+Every answer is checked against the library's own answer for the same question;
+errors against their status and field path; the bounds (body size, page size,
+time limit) and the worker threads (a slow request does not hold up the others)
+against the server's behaviour. Schemathesis fuzzes every endpoint from the
+server's own OpenAPI document: no 5xx, and every response matches the document.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import socket
+import threading
+import time
+import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import schemathesis
+import uvicorn
+from hypothesis import HealthCheck, given, settings
+from legalis.model.coin.deck import bundled_deck, deck_from_toml
+from legalis.model.coin.scenarios import load_scenario
+from legalis.model.sevenyears.moves import Lay
+from legalis.solver.events import EventMove, legal_event_moves
+from legalis.verify.coin import verify_coin
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import response_schema_conformance
+
+from legalis.registry import load_game
+from legalis.server import Limits, create_app, openapi_document, openapi_text
+
+ROOT = Path(__file__).resolve().parents[2]
+LIMITS = Limits(max_body_bytes=400_000, max_page=50, time_limit=20.0)
+
+
+@contextmanager
+def running(limits: Limits) -> Iterator[str]:
+    """A uvicorn server for ``create_app(limits)`` in a thread; yields its base URL."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(create_app(limits), log_level="warning", lifespan="off")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.01)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
+
+
+@pytest.fixture(scope="module")
+def base_url() -> Iterator[str]:
+    with running(LIMITS) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def client(base_url: str) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=base_url, timeout=30) as session:
+        yield session
+
+
+def post(client: httpx.Client, path: str, body: Any) -> httpx.Response:
+    return client.post(path, json=body)
+
+
+def error_of(response: httpx.Response, status: int) -> dict[str, Any]:
+    assert response.status_code == status, response.text
+    body: dict[str, Any] = response.json()
+    assert isinstance(body["error"], str) and body["error"]
+    return body
+
+
+# ---------------------------------------------------------------------- fixtures of the games
+
+
+def sevenyears_state(seed: int = 3) -> tuple[Any, Any]:
+    """A Seven Years War state at a conflict decision, reached by seeded random play."""
+    game = load_game("sevenyears")
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    while state.is_chance or state.phase != "conflict":
+        view = state.legal_moves()
+        state.play(state.sample_chance(rng) if state.is_chance else view.random(rng))
+    return game, state
+
+
+def refused_lay(game: Any, state: Any) -> Any:
+    player = game.players.index(state.to_move)
+    view = state.legal_moves()
+    for card in sorted(set(state.hands[player])):
+        for area in range(len(game.data.areas)):
+            if view.refusal(Lay(player, card, area)) is not None:
+                return Lay(player, card, area)
+    raise AssertionError("every lay is legal here")
+
+
+def sample_deck_json(game: str) -> dict[str, Any]:
+    text = resources.files(f"legalis.model.{game}").joinpath("decks/sample.toml").read_text()
+    return tomllib.loads(text)
+
+
+LOD_EVENT = {"scenario": "1776", "card": 24, "side": "unshaded", "faction": "british"}
+
+
+def lod_view() -> Any:
+    return legal_event_moves(
+        load_scenario("lod", "1776"), bundled_deck("lod").card(24), "unshaded", "british"
+    )
+
+
+# ---------------------------------------------------------------------- games
+
+
+def test_games_lists_the_registered_games_and_the_coin_games(client: httpx.Client) -> None:
+    response = client.get("/v1/games")
+    assert response.status_code == 200
+    listed = {game["name"]: game for game in response.json()["games"]}
+    assert set(listed) >= {"sevenyears", "lod", "fitl"}
+    assert listed["sevenyears"]["supports"] == ["validate", "moves", "check", "apply"]
+    assert "reshuffle" in listed["sevenyears"]["options"]
+    assert "event-moves" in listed["lod"]["supports"] and "1776" in listed["lod"]["scenarios"]
+
+
+# ---------------------------------------------------------------------- the Seven Years War
+
+
+def test_validate_gives_the_summary(client: httpx.Client) -> None:
+    game, state = sevenyears_state()
+    response = post(client, "/v1/sevenyears/validate", {"state": state.to_json()})
+    assert response.status_code == 200
+    assert response.json() == {"ok": True, "summary": game.summary(state)}
+
+
+def test_validate_names_the_bad_field(client: httpx.Client) -> None:
+    _, state = sevenyears_state()
+    raw = state.to_json()
+    del raw["options"]
+    body = error_of(post(client, "/v1/sevenyears/validate", {"state": raw}), 422)
+    assert body["path"] == "state.options"
+    body = error_of(post(client, "/v1/sevenyears/validate", {"state": {**raw, "turn": -4}}), 422)
+    assert body["path"].startswith("state")
+
+
+def test_moves_count_and_pages_match_the_library(client: httpx.Client) -> None:
+    game, state = sevenyears_state()
+    view = state.legal_moves()
+    first = post(client, "/v1/sevenyears/moves", {"state": state.to_json(), "limit": 5}).json()
+    assert first["count"] == view.count() and first["to_move"] == state.to_move
+    assert first["moves"] == [game.move_to_json(view.nth(i)) for i in range(min(5, view.count()))]
+    later = post(
+        client, "/v1/sevenyears/moves", {"state": state.to_json(), "offset": 2, "limit": 3}
+    ).json()
+    assert later["moves"] == [game.move_to_json(view.nth(i)) for i in range(2, view.count())][:3]
+    capped = post(client, "/v1/sevenyears/moves", {"state": state.to_json(), "limit": 10**6})
+    assert capped.json()["limit"] == LIMITS.max_page
+    beyond = post(client, "/v1/sevenyears/moves", {"state": state.to_json(), "offset": 10**9})
+    assert beyond.json()["moves"] == [] and beyond.json()["count"] == view.count()
+
+
+def test_a_chance_state_counts_without_listing(client: httpx.Client) -> None:
+    game = load_game("sevenyears")
+    state = game.new_initial_state()  # the first shuffle: 88 cards' distinct orders
+    answer = post(client, "/v1/sevenyears/moves", {"state": state.to_json(), "limit": 2}).json()
+    assert answer["count"] == state.legal_moves().count() and len(answer["moves"]) == 2
+
+
+def test_check_gives_the_verdict_and_the_rule(client: httpx.Client) -> None:
+    game, state = sevenyears_state()
+    legal = state.legal_moves().nth(0)
+    answer = post(
+        client,
+        "/v1/sevenyears/check",
+        {"state": state.to_json(), "move": game.move_to_json(legal)},
+    ).json()
+    assert answer["legal"] is True and answer["move"] == game.move_to_json(legal)
+    wrong = refused_lay(game, state)
+    answer = post(
+        client, "/v1/sevenyears/check", {"state": state.to_json(), "move": game.move_to_json(wrong)}
+    ).json()
+    expected = state.legal_moves().verdict(wrong)
+    assert (answer["legal"], answer["reason"], answer["rule"]) == (
+        False,
+        expected.reason,
+        expected.rule,
+    )
+
+
+def test_apply_gives_the_next_state_or_409(client: httpx.Client) -> None:
+    game, state = sevenyears_state()
+    move = state.legal_moves().nth(0)
+    answer = post(
+        client, "/v1/sevenyears/apply", {"state": state.to_json(), "move": game.move_to_json(move)}
+    ).json()
+    assert answer["state"] == state.apply(move).to_json()
+    wrong = refused_lay(game, state)
+    body = error_of(
+        post(
+            client,
+            "/v1/sevenyears/apply",
+            {"state": state.to_json(), "move": game.move_to_json(wrong)},
+        ),
+        409,
+    )
+    assert body["rule"] == state.legal_moves().verdict(wrong).rule
+
+
+@pytest.mark.parametrize(
+    ("body", "path"),
+    [
+        ({"move": {"type": "pass", "player": "british"}}, "state"),
+        ({"state": None, "move": {}}, "state"),
+        ({"state": "STATE", "move": {}}, "move.type"),
+        ({"state": "STATE", "move": {"type": "lay", "player": "british"}}, "move.card"),
+        ({"state": "STATE", "move": {"type": "pass", "player": "nobody"}}, "move.player"),
+        ({"state": "STATE", "move": {}, "extra": 1}, "extra"),
+    ],
+)
+def test_bad_input_is_422_with_the_path(
+    client: httpx.Client, body: dict[str, Any], path: str
+) -> None:
+    _, state = sevenyears_state()
+    if body.get("state") == "STATE":
+        body = {**body, "state": state.to_json()}
+    assert error_of(post(client, "/v1/sevenyears/check", body), 422)["path"] == path
+
+
+def test_a_body_that_is_not_json_is_422(client: httpx.Client) -> None:
+    response = client.post(
+        "/v1/sevenyears/moves", content=b"{not json", headers={"content-type": "application/json"}
+    )
+    error_of(response, 422)
+    error_of(client.post("/v1/sevenyears/moves"), 422)
+
+
+# ---------------------------------------------------------------------- COIN events
+
+
+def test_event_moves_match_the_library(client: httpx.Client) -> None:
+    view = lod_view()
+    answer = post(client, "/v1/lod/event-moves", {**LOD_EVENT, "limit": 7}).json()
+    assert answer["count"] == view.count()
+    assert answer["moves"] == [view.nth(i).to_json() for i in range(7)]
+    later = post(client, "/v1/lod/event-moves", {**LOD_EVENT, "offset": 5, "limit": 4}).json()
+    assert later["moves"] == [view.nth(i).to_json() for i in range(5, 9)]
+
+
+def test_event_moves_from_a_state_and_a_one_sided_card(client: httpx.Client) -> None:
+    state = load_scenario("fitl", "short")
+    deck = bundled_deck("fitl")
+    card = next(c for c in deck.cards if not c.dual_use)
+    side = "unshaded" if card.unshaded is not None else "shaded"
+    view = legal_event_moves(state, card, side, card.factions[0])
+    body = {"state": state.to_json(), "card": card.number, "faction": card.factions[0]}
+    answer = post(client, "/v1/fitl/event-moves", body).json()
+    assert (answer["count"], answer["side"]) == (view.count(), side)
+    assert answer["moves"] == [move.to_json() for move in list(view)[: LIMITS.max_page]]
+
+
+def test_event_check_and_apply(client: httpx.Client) -> None:
+    view = lod_view()
+    move = view.nth(3)
+    answer = post(client, "/v1/lod/event-check", {**LOD_EVENT, "move": move.to_json()}).json()
+    assert answer["legal"] is True and answer["reason"] == view.explain(move).reason
+    wrong = EventMove(24, "unshaded", "british", ())
+    answer = post(client, "/v1/lod/event-check", {**LOD_EVENT, "move": wrong.to_json()}).json()
+    expected = view.explain(wrong)
+    assert (answer["legal"], answer["rule"]) == (False, expected.rule)
+    applied = post(client, "/v1/lod/event-apply", {**LOD_EVENT, "move": move.to_json()}).json()
+    assert applied["state"] == view.apply(move).to_json()
+    body = error_of(
+        post(client, "/v1/lod/event-apply", {**LOD_EVENT, "move": wrong.to_json()}), 409
+    )
+    assert body["rule"] == expected.rule
+
+
+@pytest.mark.parametrize(
+    ("change", "path"),
+    [
+        ({"faction": "nobody"}, "faction"),
+        ({"scenario": "1492"}, "scenario"),
+        ({"scenario": None}, "state"),
+        ({"state": {}}, "state"),
+        ({"card": 999}, "card"),
+        ({"card": "twenty"}, "card"),
+        ({"side": "both"}, "side"),
+        ({"side": None}, "side"),
+        ({"deck": {"game": "fitl", "card": []}}, "deck.card"),
+        ({"move": {"card": 24, "side": "unshaded", "faction": "british", "steps": [5.5]}},
+         "move.steps[0]"),
+        ({"move": {"card": 24}}, "move.side"),
+    ],
+)  # fmt: skip
+def test_bad_event_input_is_422_with_the_path(
+    client: httpx.Client, change: dict[str, Any], path: str
+) -> None:
+    body = {
+        **LOD_EVENT,
+        "move": {"card": 24, "side": "unshaded", "faction": "british", "steps": []},
+    }
+    body.update(change)
+    assert error_of(post(client, "/v1/lod/event-check", body), 422)["path"] == path
+
+
+def test_a_bad_coin_state_names_its_field(client: httpx.Client) -> None:
+    raw = load_scenario("lod", "1776").to_json()
+    raw["spaces"]["Boston"]["pieces"]["village"] = 1
+    body = {**LOD_EVENT, "scenario": None, "state": raw}
+    assert error_of(post(client, "/v1/lod/event-moves", body), 422)["path"] == (
+        "state.spaces.Boston.pieces.village"
+    )
+
+
+def test_an_unknown_game_is_422(client: httpx.Client) -> None:
+    assert error_of(post(client, "/v1/chess/event-moves", LOD_EVENT), 422)["path"] == "game"
+
+
+def test_verify_deck_matches_the_library(client: httpx.Client) -> None:
+    raw = sample_deck_json("lod")
+    answer = post(client, "/v1/lod/verify-deck", {"deck": raw})
+    assert answer.status_code == 200
+    got, expected = answer.json(), verify_coin("lod", deck_from_toml(raw)).to_json()
+    assert (got["game"], got["ok"], got["findings"]) == (
+        expected["game"],
+        expected["ok"],
+        expected["findings"],
+    )
+
+    def proofs(report: dict[str, Any]) -> list[tuple[str, bool]]:
+        # Z3's witnesses and unsat cores may differ from run to run; verdicts may not
+        return [(proof["name"], proof["proved"]) for proof in report["rule_set"]["effects"]]
+
+    assert proofs(got) == proofs(expected)
+    assert got["rule_set"]["consistent"] == expected["rule_set"]["consistent"]
+    body = error_of(post(client, "/v1/lod/verify-deck", {"deck": sample_deck_json("fitl")}), 422)
+    assert body["path"] == "deck.game"
+
+
+# ---------------------------------------------------------------------- bounds and threads
+
+
+def test_an_oversized_body_is_413(client: httpx.Client) -> None:
+    big = {**LOD_EVENT, "deck": {"padding": "x" * (LIMITS.max_body_bytes + 1)}}
+    body = error_of(post(client, "/v1/lod/event-moves", big), 413)
+    assert body["path"] == "body"
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: counted as it arrives
+        yield b'{"deck": {"padding": "'
+        for _ in range(LIMITS.max_body_bytes // 10_000 + 2):
+            yield b"x" * 10_000
+        yield b'"}}'
+
+    response = client.post(
+        "/v1/lod/verify-deck", content=chunks(), headers={"content-type": "application/json"}
+    )
+    error_of(response, 413)
+    assert client.get("/v1/games").status_code == 200  # the server carries on
+
+
+def big_deck() -> dict[str, Any]:
+    """The LoD sample deck three times over (renumbered): a request of a second or so."""
+    raw = sample_deck_json("lod")
+    cards = [
+        {**card, "number": card["number"] + 100 * copy} for copy in range(3) for card in raw["card"]
+    ]
+    return {**raw, "card": cards}
+
+
+def test_past_the_time_limit_is_503() -> None:
+    with running(Limits(time_limit=0.05)) as url, httpx.Client(base_url=url, timeout=30) as slow:
+        body = error_of(post(slow, "/v1/lod/verify-deck", {"deck": big_deck()}), 503)
+        assert "time limit" in body["error"]
+        assert slow.get("/v1/games").status_code == 200
+
+
+def test_a_slow_request_does_not_hold_up_the_others(client: httpx.Client, base_url: str) -> None:
+    result: list[httpx.Response] = []
+
+    def slow_request() -> None:
+        with httpx.Client(base_url=base_url, timeout=60) as own:
+            result.append(post(own, "/v1/lod/verify-deck", {"deck": big_deck()}))
+
+    slow = threading.Thread(target=slow_request)
+    started = time.perf_counter()
+    slow.start()
+    time.sleep(0.1)
+    answered = []
+    for _ in range(5):
+        answered.append(post(client, "/v1/lod/event-moves", {**LOD_EVENT, "limit": 3}))
+        answered.append(client.get("/v1/games"))
+    quick_done = time.perf_counter() - started
+    assert all(response.status_code == 200 for response in answered)
+    assert slow.is_alive(), f"the slow request ended within {quick_done:.2f} s"
+    slow.join(timeout=60)
+    assert result and result[0].status_code == 200
+    assert time.perf_counter() - started > quick_done
+
+
+# ---------------------------------------------------------------------- the OpenAPI document
+
+
+def test_the_committed_openapi_document_is_current(client: httpx.Client) -> None:
+    committed = (ROOT / "docs" / "openapi.json").read_text(encoding="utf-8")
+    assert committed == openapi_text(), "run: python -m legalis.server docs/openapi.json"
+    assert client.get("/openapi.json").json() == openapi_document() == json.loads(committed)
+
+
+OPERATIONS = [
+    (method.upper(), path)
+    for path, methods in openapi_document()["paths"].items()
+    for method in methods
+]
+
+
+@pytest.fixture(scope="module")
+def api_schema(base_url: str) -> Any:
+    """The OpenAPI document as the running server serves it."""
+    return schemathesis.openapi.from_url(f"{base_url}/openapi.json")
+
+
+@pytest.mark.parametrize(("method", "path"), OPERATIONS)
+def test_every_endpoint_survives_fuzzing(
+    api_schema: Any, base_url: str, method: str, path: str
+) -> None:
+    """Generated requests: never a 5xx, and every response as the document describes it."""
+    operation = api_schema[path][method]
+
+    @given(case=operation.as_strategy())
+    @settings(
+        max_examples=25,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    )
+    def check(case: Any) -> None:
+        case.call_and_validate(
+            base_url=base_url, checks=[not_a_server_error, response_schema_conformance]
+        )
+
+    check()
