@@ -510,6 +510,21 @@ class _Reader:
             out.append(item)
         return tuple(out)
 
+    def id_names(self, data: Mapping[str, Any], key: str) -> list[tuple[str, str]]:
+        """The (id, name) pairs of ``[[key]]`` tables, ids unique."""
+        seen: set[str] = set()
+        out = []
+        for i, row in enumerate(self.tables(data, key)):
+            path = f"{key}[{i}]"
+            row = self.table(row, path, ("id", "name"))
+            out.append(
+                (
+                    self.unique(seen, self.get(row, "id", str, path), f"{path}.id"),
+                    self.get(row, "name", str, path),
+                )
+            )
+        return out
+
     def choice(self, value: str, allowed: list[str] | tuple[str, ...], path: str) -> str:
         if value not in allowed:
             raise self.fail(f"unknown value {value!r}", path, allowed)
@@ -552,17 +567,8 @@ def parse_game_data(data: Mapping[str, Any], *, source: str = "game.toml") -> Ga
     game = r.choice(r.get(data, "game", str, ""), tuple(GAME_PACKAGES), "game")
     name = r.get(data, "name", str, "")
 
-    sides: list[tuple[str, str]] = []
+    sides = r.id_names(data, "side")
     seen: set[str] = set()
-    for i, row in enumerate(r.tables(data, "side")):
-        path = f"side[{i}]"
-        row = r.table(row, path, ("id", "name"))
-        sides.append(
-            (
-                r.unique(seen, r.get(row, "id", str, path), f"{path}.id"),
-                r.get(row, "name", str, path),
-            )
-        )
     side_ids = [s for s, _ in sides]
 
     factions: list[Faction] = []
@@ -627,17 +633,8 @@ def parse_game_data(data: Mapping[str, Any], *, source: str = "game.toml") -> Ga
     if stacking_max < 0:
         raise r.fail("a stacking limit is 0 or more", "stacking.max")
 
-    flags: list[tuple[str, str]] = []
+    flags = r.id_names(data, "flag")
     seen = set()
-    for i, row in enumerate(r.tables(data, "flag")):
-        path = f"flag[{i}]"
-        row = r.table(row, path, ("id", "name"))
-        flags.append(
-            (
-                r.unique(seen, r.get(row, "id", str, path), f"{path}.id"),
-                r.get(row, "name", str, path),
-            )
-        )
     flag_ids = [f for f, _ in flags]
 
     pools: list[MarkerPool] = []
