@@ -980,11 +980,39 @@ def _refused_lay(game: Any, state: Any) -> tuple[Any, Any] | None:
 def serve_command(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = 8080,
+    max_body: Annotated[
+        int | None, typer.Option(help="Largest request body in bytes (larger: 413).", min=1)
+    ] = None,
+    max_page: Annotated[int | None, typer.Option(help="Most moves one page lists.", min=1)] = None,
+    time_limit: Annotated[
+        float | None,
+        typer.Option(help="Seconds of work a request may take (longer: 503).", min=0.001),
+    ] = None,
+    threads: Annotated[
+        int | None, typer.Option(help="Threads per process for move work.", min=1)
+    ] = None,
+    solver_threads: Annotated[
+        int | None, typer.Option(help="Threads per process for deck verification.", min=1)
+    ] = None,
+    workers: Annotated[
+        int, typer.Option(help="Server processes sharing the port (one per core).", min=1)
+    ] = 1,
 ) -> None:
-    """Serve the JSON API (legal moves, checks, applies, deck verification) over HTTP."""
-    from legalis.server import serve
+    """Serve the JSON API (legal moves, checks, applies, deck verification) over HTTP.
 
-    serve(host, port)
+    Bounds left out keep the server's defaults (``legalis.server.Limits``).
+    """
+    from legalis.server import Limits, serve
+
+    given = {
+        "max_body_bytes": max_body,
+        "max_page": max_page,
+        "time_limit": time_limit,
+        "threads": threads,
+        "solver_threads": solver_threads,
+    }
+    limits = Limits(**{name: value for name, value in given.items() if value is not None})
+    serve(host, port, limits, workers)
 
 
 @app.command("fixtures")

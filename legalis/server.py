@@ -21,9 +21,11 @@ holds up the others. Start a server with ``legalis serve`` or :func:`serve`;
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import json
+import os
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -46,6 +48,7 @@ from legalis.registry import game_entry, games, load_game
 API_VERSION = "v1"
 COIN_GAMES = ("lod", "fitl")
 CoinGame = Literal["lod", "fitl"]
+Lane = Literal["moves", "solver"]
 T = TypeVar("T")
 
 
@@ -55,15 +58,25 @@ class Limits:
 
     ``max_body_bytes``: larger bodies are refused with 413 before they are parsed;
     ``max_page``: the most moves one page lists (a larger ``limit`` is capped);
-    ``time_limit``: seconds of solver work a request may take before a 503.
+    ``time_limit``: seconds of solver work a request may take before a 503;
+    ``threads``: worker threads for move work (validate, moves, check, apply);
+    ``solver_threads``: worker threads for proofs and deck verification (Z3).
+
+    Both kinds of work run off the event loop, each in its own threads, so a deck
+    being verified never holds up a move query. Move work is CPU-bound Python:
+    more threads add no speed under the GIL and make the slowest answers slower
+    (``docs/benchmarks.md``: p99 at 50 clients 44-54 ms with one thread, 114 ms
+    with 40).
 
     >>> Limits()
-    Limits(max_body_bytes=1000000, max_page=1000, time_limit=10.0)
+    Limits(max_body_bytes=1000000, max_page=1000, time_limit=10.0, threads=1, solver_threads=1)
     """
 
     max_body_bytes: int = 1_000_000
     max_page: int = 1000
     time_limit: float = 10.0
+    threads: int = 1
+    solver_threads: int = 1
 
 
 # ---------------------------------------------------------------------- request and response
@@ -440,10 +453,12 @@ def _coin_state(game: str, body: EventRequest) -> Any:
     from legalis.model.coin.scenarios import scenario_names
     from legalis.model.coin.state import state_from_json
 
-    names = scenario_names(game)
     if (body.state is None) == (body.scenario is None):
-        raise InputError("give a state or a scenario (not both)", path="state", allowed=names)
+        raise InputError(
+            "give a state or a scenario (not both)", path="state", allowed=scenario_names(game)
+        )
     if body.scenario is not None:
+        names = scenario_names(game)
         if body.scenario not in names:
             raise InputError(f"no scenario {body.scenario!r}", path="scenario", allowed=names)
         return _scenario(game, body.scenario)
@@ -501,6 +516,7 @@ def _verify_deck(game: str, raw: JsonObject) -> DeckReport:
     return DeckReport.model_validate(report.to_json())
 
 
+@functools.cache
 def _games() -> GamesResponse:
     from legalis.model.coin.scenarios import scenario_names
 
@@ -548,11 +564,18 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     app.add_exception_handler(IllegalMoveError, _illegal_move)
     app.add_exception_handler(SolverLimitError, _solver_limit)
 
-    async def work(function: Callable[[], T]) -> T:
-        """Run ``function`` in a worker thread; past the time limit, a 503."""
+    lanes: dict[Lane, anyio.CapacityLimiter] = {}  # made on first use, inside the event loop
+
+    async def work(function: Callable[[], T], lane: Lane = "moves") -> T:
+        """Run ``function`` in a worker thread of ``lane``; past the time limit, a 503."""
+        if not lanes:
+            lanes["moves"] = anyio.CapacityLimiter(bounds.threads)
+            lanes["solver"] = anyio.CapacityLimiter(bounds.solver_threads)
         try:
             with anyio.fail_after(bounds.time_limit):
-                return await anyio.to_thread.run_sync(function, abandon_on_cancel=True)
+                return await anyio.to_thread.run_sync(
+                    function, abandon_on_cancel=True, limiter=lanes[lane]
+                )
         except TimeoutError as error:
             raise SolverLimitError(
                 f"the work took longer than {bounds.time_limit:g} s (the server's time limit)"
@@ -564,7 +587,7 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     @app.get(f"/{API_VERSION}/games", response_model=GamesResponse, tags=["games"])
     async def list_games() -> GamesResponse:
         """The games served, and what the API does for each."""
-        return await work(_games)
+        return _games()  # built once, then a lookup: no need to queue for a worker
 
     @app.post(
         f"/{API_VERSION}/sevenyears/validate",
@@ -716,7 +739,7 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     )
     async def verify_deck(game: CoinGame, body: DeckRequest) -> DeckReport:
         """Check a deck's event text against the rules and prove the rule set (Z3)."""
-        return await work(lambda: _verify_deck(game, body.deck))
+        return await work(lambda: _verify_deck(game, body.deck), "solver")
 
     return app
 
@@ -740,11 +763,42 @@ def write_openapi(path: str | Path) -> None:
     Path(path).write_text(openapi_text(), encoding="utf-8")
 
 
-def serve(host: str = "127.0.0.1", port: int = 8080) -> None:
-    """Serve the API with uvicorn until interrupted."""
+LIMITS_VARIABLE = "LEGALIS_SERVER_LIMITS"
+
+
+def app_from_environment() -> FastAPI:
+    """The application with the limits :func:`serve` put in the environment
+    (how each worker process of a multi-process server gets them).
+
+    >>> import os
+    >>> os.environ[LIMITS_VARIABLE] = '{"max_page": 7}'
+    >>> app_from_environment().state.limits.max_page
+    7
+    >>> del os.environ[LIMITS_VARIABLE]
+    """
+    given = json.loads(os.environ.get(LIMITS_VARIABLE, "{}"))
+    return create_app(Limits(**given))
+
+
+def serve(
+    host: str = "127.0.0.1", port: int = 8080, limits: Limits | None = None, workers: int = 1
+) -> None:
+    """Serve the API with uvicorn until interrupted; ``workers`` processes share the
+    port (each with its own threads), so the work can use every core."""
     import uvicorn
 
-    uvicorn.run(create_app(), host=host, port=port, log_level="info", access_log=False)
+    settings: dict[str, Any] = {"host": host, "port": port, "log_level": "info"}
+    if workers == 1:
+        uvicorn.run(create_app(limits), access_log=False, **settings)
+        return
+    os.environ[LIMITS_VARIABLE] = json.dumps(dataclasses.asdict(limits or Limits()))
+    uvicorn.run(
+        "legalis.server:app_from_environment",
+        factory=True,
+        workers=workers,
+        access_log=False,
+        **settings,
+    )
 
 
 if __name__ == "__main__":  # python -m legalis.server [docs/openapi.json]

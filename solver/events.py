@@ -34,6 +34,7 @@ from typing import Any, NamedTuple
 from legalis.model.coin import effects as fx
 from legalis.model.coin.deck import Card
 from legalis.model.coin.interpret import Context, OptionChoice, PieceChoice, Run, resume, start
+from legalis.model.coin.limits import hold_refusal
 from legalis.model.coin.state import CoinState
 from legalis.model.core.views import MoveView, Refusal, Verdict
 from legalis.model.errors import InputError
@@ -246,6 +247,9 @@ class EventMovesView(MoveView[EventMove]):
         run = self._root
         for number, step in enumerate(move.steps, start=1):
             decision = run.decision
+            forbidden = _forbidden_placement(run.state, number, step)
+            if forbidden is not None:
+                return None, forbidden
             if decision is None:
                 return None, Refusal(f"step {number}: the event is already carried out", "5.1.3")
             if isinstance(decision, OptionChoice):
@@ -296,6 +300,23 @@ class EventMovesView(MoveView[EventMove]):
         if broken:  # the interpreter's own fault: no legal move may break an invariant
             raise AssertionError(f"event left the state unsound: {broken[0]}")
         return run.state
+
+
+def _forbidden_placement(state: CoinState, number: int, step: object) -> Refusal | None:
+    """A step naming pieces where they may never be now (a City for Indians, the map
+    for the French before the Treaty of Alliance): refused under that rule, which is
+    the reason the event offers no such choice."""
+    if not isinstance(step, tuple):
+        return None
+    rules = state.rules
+    for atom in step:
+        space, piece = atom[0], atom[1]
+        if space not in rules.loc_index or piece not in rules.piece_index:
+            continue  # unknown names are refused with the choices they are not among
+        refused = hold_refusal(state, piece, space)
+        if refused is not None:
+            return Refusal(f"step {number}: {refused.reason} ({space})", refused.rule)
+    return None
 
 
 def _rule_of(reason: str) -> str:

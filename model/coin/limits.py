@@ -15,8 +15,9 @@ Every refusal names its rule.
 from __future__ import annotations
 
 from legalis.model.coin.state import CoinState, markers_out_of
+from legalis.model.core.views import Refusal
 
-__all__ = ["cap", "clamp", "may_hold", "may_hold_marker", "stacking_room"]
+__all__ = ["cap", "clamp", "hold_refusal", "may_hold", "may_hold_marker", "stacking_room"]
 
 
 def stacking_room(state: CoinState, location: str) -> int:
@@ -57,6 +58,25 @@ def may_hold(state: CoinState, piece_type: str, location: str) -> tuple[bool, st
     >>> may_hold(state, "nva_troop", "North Vietnam")[0]
     True
     """
+    allowed, reason, rule = _holding(state, piece_type, location)
+    return allowed, f"{reason} ({rule})"
+
+
+def hold_refusal(state: CoinState, piece_type: str, location: str) -> Refusal | None:
+    """Why pieces of this type may not be at a location now (``None`` if they may),
+    with the rule that forbids it on its own.
+
+    >>> from legalis.model.coin.state import CoinState
+    >>> hold_refusal(CoinState.new("lod"), "french_regular", "Boston").rule
+    '2.3.9'
+    >>> hold_refusal(CoinState.new("lod"), "tory", "Boston") is None
+    True
+    """
+    allowed, reason, rule = _holding(state, piece_type, location)
+    return None if allowed else Refusal(reason, rule)
+
+
+def _holding(state: CoinState, piece_type: str, location: str) -> tuple[bool, str, str]:
     rules = state.rules
     data = rules.data
     loc = rules.location(location)
@@ -66,16 +86,16 @@ def may_hold(state: CoinState, piece_type: str, location: str) -> tuple[bool, st
     if not info.is_space:
         box = data.box(info.name)
         if piece not in rules.box_allows[loc]:
-            return False, f"{kind.name} may not be in {box.name} ({box.rule})"
-        return True, f"{kind.name} may be in {box.name} ({box.rule})"
+            return False, f"{kind.name} may not be in {box.name}", box.rule
+        return True, f"{kind.name} may be in {box.name}", box.rule
     for restriction in data.restrictions:
         if kind.id not in restriction.pieces:
             continue
         if restriction.unless_flag is not None and state.flag(restriction.unless_flag):
             continue
         if restriction.applies(info.type, info.country):
-            return False, f"{restriction.reason} ({restriction.rule})"
-    return True, f"{kind.name} may be in {info.name} ({data.stacking_rule})"
+            return False, restriction.reason, restriction.rule
+    return True, f"{kind.name} may be in {info.name}", data.stacking_rule
 
 
 def may_hold_marker(state: CoinState, marker: str, location: str) -> tuple[bool, str]:

@@ -23,7 +23,7 @@ import difflib
 import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 import networkx as nx
@@ -106,7 +106,7 @@ class CoinMap:
         ...
         legalis.model.errors.InputError: space: unknown space 'Bostn' (did you mean Boston?) ...
         """
-        found = self._by_name().get(name)
+        found = self._by_name.get(name)
         if found is not None:
             return found
         names = self.names()
@@ -114,8 +114,9 @@ class CoinMap:
         hint = f" (did you mean {', '.join(close)}?)" if close else ""
         raise InputError(f"unknown space {name!r}{hint}", path=path, allowed=names)
 
+    @cached_property
     def _by_name(self) -> dict[str, SpaceInfo]:
-        return _index(self.spaces)
+        return {info.name: info for info in self.spaces}
 
     def names(self) -> list[str]:
         """The space names in file order (boxes excluded).
@@ -135,7 +136,7 @@ class CoinMap:
         >>> load_map("lod").has_space("West Indies")
         False
         """
-        return name in self._by_name()
+        return name in self._by_name
 
     def is_box(self, name: str) -> bool:
         """Whether ``name`` is a holding box of this map.
@@ -260,11 +261,6 @@ class CoinMap:
         """
         self.space(name)
         return spaces_within(self.graph, name, n)
-
-
-@cache
-def _index(spaces: tuple[SpaceInfo, ...]) -> dict[str, SpaceInfo]:
-    return {info.name: info for info in spaces}
 
 
 @dataclass(frozen=True)

@@ -455,7 +455,7 @@ def test_serve_starts_a_real_server_on_loopback() -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    command = [*_legalis(), "serve", "--port", str(port)]
+    command = [*_legalis(), "serve", "--port", str(port), "--max-page", "5", "--workers", "2"]
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 30
@@ -468,6 +468,9 @@ def test_serve_starts_a_real_server_on_loopback() -> None:
                 time.sleep(0.2)
         assert answer.status_code == 200
         assert "sevenyears" in json.dumps(answer.json())
+        body = {"scenario": "1776", "card": 24, "side": "unshaded", "faction": "british"}
+        page = httpx.post(f"http://127.0.0.1:{port}/v1/lod/event-moves", json=body, timeout=30)
+        assert page.json()["limit"] == 5 and len(page.json()["moves"]) == 5  # --max-page 5
     finally:
         server.terminate()
         server.wait(timeout=10)

@@ -28,6 +28,7 @@ import uvicorn
 from hypothesis import HealthCheck, given, settings
 from legalis.model.coin.deck import bundled_deck, deck_from_toml
 from legalis.model.coin.scenarios import load_scenario
+from legalis.model.errors import InputError
 from legalis.model.sevenyears.moves import Lay
 from legalis.solver.events import EventMove, legal_event_moves
 from legalis.verify.coin import verify_coin
@@ -410,6 +411,51 @@ def test_a_slow_request_does_not_hold_up_the_others(client: httpx.Client, base_u
     slow.join(timeout=60)
     assert result and result[0].status_code == 200
     assert time.perf_counter() - started > quick_done
+
+
+@pytest.mark.parametrize(
+    ("limits", "patched", "path", "body", "expected"),
+    [
+        (Limits(threads=1), "_event_view", "/v1/lod/event-moves", LOD_EVENT, 1),
+        (Limits(threads=3), "_event_view", "/v1/lod/event-moves", LOD_EVENT, 3),
+        (Limits(solver_threads=2), "_verify_deck", "/v1/lod/verify-deck", {"deck": {}}, 2),
+    ],
+)
+def test_each_kind_of_work_runs_in_at_most_its_threads(
+    monkeypatch: pytest.MonkeyPatch,
+    limits: Limits,
+    patched: str,
+    path: str,
+    body: dict[str, Any],
+    expected: int,
+) -> None:
+    import legalis.server as server
+
+    running_now, most = [0], [0]
+    lock = threading.Lock()
+
+    def busy(*_: Any) -> Any:
+        with lock:
+            running_now[0] += 1
+            most[0] = max(most[0], running_now[0])
+        time.sleep(0.15)
+        with lock:
+            running_now[0] -= 1
+        raise InputError("stand-in work", path="state")
+
+    monkeypatch.setattr(server, patched, busy)
+    with running(limits) as url:
+
+        def request() -> None:
+            with httpx.Client(base_url=url, timeout=60) as own:
+                assert post(own, path, body).status_code == 422
+
+        requests = [threading.Thread(target=request) for _ in range(6)]
+        for thread in requests:
+            thread.start()
+        for thread in requests:
+            thread.join(timeout=60)
+    assert most[0] == expected
 
 
 # ---------------------------------------------------------------------- the OpenAPI document

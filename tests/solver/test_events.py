@@ -148,10 +148,28 @@ def test_no_french_pieces_on_the_map_before_the_treaty() -> None:
     )
     state = CoinState.new("lod")
     assert [m.steps for m in moves(state, event, "french")] == [()]
+    # the refusal names 2.3.9, the rule that leaves the event nothing to do
+    attempt = EventMove(1, "unshaded", "french", ((("Boston", "french_regular", 2),),))
+    refused = legal_event_moves(state, event, "unshaded", "french").refusal(attempt)
+    assert refused is not None and refused.rule == "2.3.9", refused
     state.set_flag("toa_played")
     assert [m.steps for m in moves(state, event, "french")] == [
         ((("Boston", "french_regular", 2),),)
     ]
+
+
+def test_a_placement_where_the_pieces_may_never_be_cites_that_rule() -> None:
+    # 1.4.2: Indian pieces never in a City; the choice is refused under 1.4.2, not 5.1.1.
+    event = card(
+        "lod",
+        {"op": "place", "pieces": ["war_party"], "count": 1, "where": named("Boston", "Quebec")},
+    )
+    view = legal_event_moves(CoinState.new("lod"), event, "unshaded", "indians")
+    in_city = EventMove(1, "unshaded", "indians", ((("Boston", "war_party", 1),),))
+    refused = view.refusal(in_city)
+    assert refused is not None and refused.rule == "1.4.2" and "Boston" in refused.reason
+    in_reserve = EventMove(1, "unshaded", "indians", ((("Quebec", "war_party", 1),),))
+    assert view.refusal(in_reserve) is None
 
 
 def test_no_us_pieces_into_north_vietnam() -> None:
