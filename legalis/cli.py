@@ -1004,7 +1004,7 @@ def serve_command(
     """
     from legalis.server import Limits, serve
 
-    given = {
+    given: dict[str, Any] = {
         "max_body_bytes": max_body,
         "max_page": max_page,
         "time_limit": time_limit,
@@ -1026,12 +1026,13 @@ def fixtures_command(
     seed: SeedOpt = 0,
     as_json: JsonFlag = False,
 ) -> None:
-    """Write edge-case states with their expected legal moves, for testing an engine."""
-    from legalis.verify.fixtures import generate_fixtures
+    """Write edge-case states with their expected legal moves, for testing an engine
+    (Liberty or Death and Fire in the Lake)."""
+    from legalis.verify.fixtures import FIXTURE_GAMES, generate_fixtures
 
     name = _game_name(game_name, game_option)
-    if name != "lod":
-        raise InputError(f"no fixtures for {name!r} yet", path="--game", allowed=["lod"])
+    if name not in FIXTURE_GAMES:
+        raise InputError(f"no fixtures for {name!r}", path="--game", allowed=FIXTURE_GAMES)
     with _progress(1, "generating fixtures", not as_json) as advance:
         body = generate_fixtures(name, out_dir, per_rule=per_rule, seed=seed).to_json()
         advance(1)

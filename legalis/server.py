@@ -44,6 +44,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from legalis.model.errors import IllegalMoveError, InputError, SolverLimitError
 from legalis.registry import game_entry, games, load_game
+from legalis.solver.events import EventMoveDocument
 
 API_VERSION = "v1"
 COIN_GAMES = ("lod", "fitl")
@@ -147,6 +148,16 @@ class EventMoveRequest(EventRequest):
     )
 
 
+class FixturesRequest(_Body):
+    per_rule: int = Field(default=1, ge=1, le=3, description="Fixtures per rule (1-3).")
+    seed: int = Field(default=0, ge=0, description="The same seed gives the same fixtures.")
+
+
+class FixturesResponse(BaseModel):
+    manifest: JsonObject = Field(description="As manifest.json: docs/schemas/fixture-manifest.")
+    fixtures: list[JsonObject] = Field(description="Each as a fixture file: docs/schemas/fixture.")
+
+
 class DeckRequest(_Body):
     deck: JsonObject = Field(description="The deck TOML's content as a JSON object.")
 
@@ -168,6 +179,9 @@ class GameInfo(BaseModel):
     supports: list[str] = Field(description="The endpoints that serve this game.")
     options: list[str] = Field(default_factory=list, description="Rule option names.")
     scenarios: list[str] = Field(default_factory=list, description="Bundled scenarios.")
+    schemas: list[str] = Field(
+        default_factory=list, description="JSON Schemas of its documents: GET /v1/schemas/{name}."
+    )
 
 
 class GamesResponse(BaseModel):
@@ -200,18 +214,6 @@ class SevenYearsApplyResponse(BaseModel):
     summary: JsonObject
 
 
-Atom = tuple[str, str, int]
-
-
-class EventMoveBody(BaseModel):
-    """One execution: per decision, [space, piece type, count] triples or an option number."""
-
-    card: int
-    side: str
-    faction: str
-    steps: list[int | list[Atom]]
-
-
 class EventMovesResponse(BaseModel):
     card: int
     side: str
@@ -219,11 +221,11 @@ class EventMovesResponse(BaseModel):
     count: int
     offset: int
     limit: int = Field(description="The page size used (after the server's cap).")
-    moves: list[EventMoveBody]
+    moves: list[EventMoveDocument]
 
 
 class EventVerdictResponse(BaseModel):
-    move: EventMoveBody
+    move: EventMoveDocument
     legal: bool
     reason: str
     rule: str
@@ -503,8 +505,8 @@ def _page(view: Any, offset: int, limit: int) -> tuple[int, list[Any]]:
     return count, [view.nth(index) for index in range(offset, end)]
 
 
-def _event_body(move: Any) -> EventMoveBody:
-    return EventMoveBody.model_validate(move.to_json())
+def _event_body(move: Any) -> EventMoveDocument:
+    return EventMoveDocument.model_validate(move.to_json())
 
 
 def _verify_deck(game: str, raw: JsonObject) -> DeckReport:
@@ -514,6 +516,21 @@ def _verify_deck(game: str, raw: JsonObject) -> DeckReport:
     with _Z3_LOCK:
         report = verify_coin(game, deck)
     return DeckReport.model_validate(report.to_json())
+
+
+def _fixtures(game: str, per_rule: int, seed: int) -> FixturesResponse:
+    from legalis.verify.fixtures import build_fixtures
+
+    with _Z3_LOCK:
+        manifest, built = build_fixtures(game, per_rule=per_rule, seed=seed)
+    return FixturesResponse(manifest=manifest.to_json(), fixtures=built)
+
+
+@functools.cache
+def _schemas() -> dict[str, JsonObject]:
+    from legalis.schemas import schemas
+
+    return schemas()
 
 
 @functools.cache
@@ -526,6 +543,7 @@ def _games() -> GamesResponse:
             title=game_entry(name).title,
             supports=["validate", "moves", "check", "apply"] if name == "sevenyears" else [],
             options=list(game_entry(name).option_names),
+            schemas=[f"{name}-state", f"{name}-move", "finding"],
         )
         for name in games()
     ]
@@ -534,8 +552,17 @@ def _games() -> GamesResponse:
         GameInfo(
             name=name,
             title=titles[name],
-            supports=["event-moves", "event-check", "event-apply", "verify-deck"],
+            supports=["event-moves", "event-check", "event-apply", "verify-deck", "fixtures"],
             scenarios=scenario_names(name),
+            schemas=[
+                f"{name}-state",
+                "coin-event-move",
+                "coin-deck",
+                "coin-deck-report",
+                "finding",
+                "fixture",
+                "fixture-manifest",
+            ],
         )
         for name in COIN_GAMES
     ]
@@ -740,6 +767,24 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     async def verify_deck(game: CoinGame, body: DeckRequest) -> DeckReport:
         """Check a deck's event text against the rules and prove the rule set (Z3)."""
         return await work(lambda: _verify_deck(game, body.deck), "solver")
+
+    @app.post(
+        f"/{API_VERSION}/{{game}}/fixtures",
+        response_model=FixturesResponse,
+        responses=_errors(413, 422, 503),
+        tags=["coin"],
+    )
+    async def fixtures(game: CoinGame, body: FixturesRequest) -> FixturesResponse:
+        """Edge-case states at each rule's boundary, with the legal moves expected there."""
+        return await work(lambda: _fixtures(game, body.per_rule, body.seed), "solver")
+
+    @app.get(f"/{API_VERSION}/schemas/{{name}}", responses=_errors(422), tags=["games"])
+    async def schema(name: str) -> JsonObject:
+        """A JSON Schema (Draft 2020-12) of a document the API reads or writes."""
+        published = _schemas()
+        if name not in published:
+            raise InputError(f"no schema {name!r}", path="name", allowed=sorted(published))
+        return published[name]
 
     return app
 

@@ -29,16 +29,18 @@ a move is legal or not, citing the rule.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, NamedTuple
+from typing import Annotated, Any, Literal, NamedTuple
 
 from legalis.model.coin import effects as fx
 from legalis.model.coin.deck import Card
 from legalis.model.coin.interpret import Context, OptionChoice, PieceChoice, Run, resume, start
 from legalis.model.coin.limits import hold_refusal
 from legalis.model.coin.state import CoinState
+from legalis.model.core.documents import prose_description
 from legalis.model.core.views import MoveView, Refusal, Verdict
-from legalis.model.errors import InputError
+from legalis.model.errors import IllegalMoveError, InputError
 from legalis.solver.distribute import Distribution
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 Atoms = tuple[tuple[str, str, int], ...]
 Step = Atoms | int
@@ -64,6 +66,37 @@ class EventMove(NamedTuple):
                 for step in self.steps
             ],
         }
+
+
+AtomDocument = tuple[StrictStr, StrictStr, Annotated[StrictInt, Field(ge=1)]]
+"""One ``[space, piece type, count]`` of a piece decision."""
+OptionDocument = Annotated[StrictInt, Field(ge=0)]
+"""The number of the option picked at a choice."""
+
+
+class EventMoveDocument(BaseModel):
+    """An event move as JSON, as EventMove.to_json writes it and event_move_from_json
+    reads it: per decision, the [space, piece type, count] triples chosen, or the
+    number of the option picked.
+
+    >>> move = {"card": 1, "side": "shaded", "faction": "patriots", "steps": [0]}
+    >>> move["steps"].append([["Boston", "militia", 1]])
+    >>> EventMoveDocument.model_validate(move).steps
+    [0, [('Boston', 'militia', 1)]]
+    >>> move["steps"][1][0][2] = 0  # a count of no pieces
+    >>> EventMoveDocument.model_validate(move)
+    Traceback (most recent call last):
+    ...
+    pydantic_core._pydantic_core.ValidationError: 2 validation errors for EventMoveDocument
+    ...
+    """
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra=prose_description)
+
+    card: StrictInt = Field(ge=1, description="The event card's number.")
+    side: Literal["unshaded", "shaded"]
+    faction: StrictStr = Field(min_length=1, description="The executing Faction's id.")
+    steps: list[OptionDocument | list[AtomDocument]]
 
 
 def event_move_from_json(raw: Any, *, path: str = "move") -> EventMove:
@@ -233,7 +266,11 @@ class EventMovesView(MoveView[EventMove]):
 
     # ------------------------------------------------------------------ checking
 
-    def _replay(self, move: object) -> tuple[Run | None, Refusal | None]:
+    def _replay(
+        self, move: object, deciders: list[str] | None = None
+    ) -> tuple[Run | None, Refusal | None]:
+        """Carry out ``move`` step by step from the start, refusing at the first bad step;
+        the Faction awaited at each step is appended to ``deciders`` when given."""
         if not isinstance(move, EventMove):
             return None, Refusal("not an event move", "5.1")
         if move.card != self.card.number:
@@ -252,6 +289,8 @@ class EventMovesView(MoveView[EventMove]):
                 return None, forbidden
             if decision is None:
                 return None, Refusal(f"step {number}: the event is already carried out", "5.1.3")
+            if deciders is not None:
+                deciders.append(decision.chooser)
             if isinstance(decision, OptionChoice):
                 if not isinstance(step, int) or not 0 <= step < decision.count:
                     return None, Refusal(
@@ -279,6 +318,34 @@ class EventMovesView(MoveView[EventMove]):
     def refusal(self, move: object) -> Refusal | None:
         return self._replay(move)[1]
 
+    def deciders(self, move: EventMove) -> list[str]:
+        """The Faction id that makes each decision of ``move``, in step order: the
+        executing Faction unless the text gives the choice to another (5.1). An
+        illegal move raises :class:`IllegalMoveError`.
+
+        >>> from legalis.model.coin.deck import deck_from_toml
+        >>> deck = deck_from_toml({"game": "lod", "card": [{"number": 2, "title": "Informers",
+        ...     "factions": ["British"], "unshaded": {"effects": [
+        ...         {"op": "remove", "pieces": ["militia"], "count": 1, "chooser": "Patriots",
+        ...          "where": {"filter": {"is": "type", "types": ["City"]}, "spaces": 1}},
+        ...         {"op": "place", "pieces": ["tory"], "count": 1,
+        ...          "where": {"filter": {"is": "named", "names": ["Boston", "Norfolk"]},
+        ...                    "spaces": 1}}]}}]})
+        >>> state = CoinState.new("lod")
+        >>> state.move_pieces("Available", "Boston", "militia")
+        >>> view = legal_event_moves(state, deck.card(2), "unshaded", "british")
+        >>> move = next(iter(view))
+        >>> move.steps
+        ((('Boston', 'militia', 1),), (('Norfolk', 'tory', 1),))
+        >>> view.deciders(move)
+        ['patriots', 'british']
+        """
+        deciders: list[str] = []
+        _, refused = self._replay(move, deciders)
+        if refused is not None:
+            raise IllegalMoveError(refused.reason, rule=refused.rule)
+        return deciders
+
     def justification(self, move: EventMove) -> Verdict:
         run, _ = self._replay(move)
         done = "; ".join(run.log) if run is not None and run.log else "nothing could be done"
@@ -290,8 +357,6 @@ class EventMovesView(MoveView[EventMove]):
 
     def apply(self, move: EventMove) -> CoinState:
         """The state after ``move``; an illegal move raises :class:`IllegalMoveError`."""
-        from legalis.model.errors import IllegalMoveError
-
         run, refused = self._replay(move)
         if refused is not None or run is None:
             assert refused is not None

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import z3
+from legalis.model.core.documents import prose_description
 from legalis.model.core.ir import (
     BoolVar,
     Claim,
@@ -36,6 +37,7 @@ from legalis.model.core.ir import (
 )
 from legalis.model.core.ir import variables as term_variables
 from legalis.model.errors import SolverLimitError
+from pydantic import BaseModel, ConfigDict, Field
 
 DEFAULT_TIMEOUT_MS = 10_000
 DEFAULT_MODEL_LIMIT = 10_000
@@ -211,6 +213,28 @@ class ProofResult:
             "vacuous": self.vacuous,
             "seconds": round(self.seconds, 4),
         }
+
+
+class ProofDocument(BaseModel):
+    """A proof result as JSON, as ProofResult.to_json writes it.
+
+    >>> ProofDocument.model_validate(ProofResult("c", True, None, 3, "R", "d").to_json()).bound
+    3
+    """
+
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra=prose_description)
+
+    name: str = Field(description="The claim proved")
+    proved: bool = Field(description="The goal holds under the assumptions")
+    counterexample: dict[str, int | bool] | None = Field(
+        description="Values that meet the assumptions and break the goal"
+    )
+    bound: int | None = Field(description="The largest value of the objective")
+    rule: str
+    description: str
+    core: list[str] = Field(description="The assumptions and ranges the proof needed")
+    vacuous: bool = Field(description="The assumptions contradict each other")
+    seconds: float = Field(ge=0, description="Wall time of the proof")
 
 
 def _claim_variables(claim: Claim) -> list[Variable]:

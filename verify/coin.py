@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from legalis.model.coin.deck import Deck
+from legalis.model.core.documents import prose_description
 from legalis.verify.coin_findings import CODES, check_deck
-from legalis.verify.coin_proofs import RuleSetReport, prove_rule_set
-from legalis.verify.findings import Finding
+from legalis.verify.coin_proofs import RuleSetDocument, RuleSetReport, prove_rule_set
+from legalis.verify.findings import Finding, FindingDocument
+from pydantic import BaseModel, ConfigDict, Field
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,23 @@ class CoinReport:
             "rule_set": self.rule_set.to_json(),
             "findings": [finding.to_json() for finding in self.findings],
         }
+
+
+class CoinReportDocument(BaseModel):
+    """A deck verification report as JSON, as CoinReport.to_json writes it
+    (legalis verify DECK.toml --json, POST /v1/{game}/verify-deck).
+
+    >>> report = CoinReportDocument.model_validate(verify_coin("lod").to_json())
+    >>> report.ok, report.rule_set.consistent
+    (True, True)
+    """
+
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra=prose_description)
+
+    game: Literal["lod", "fitl"]
+    ok: bool = Field(description="No error finding, and every proof of the rule set holds")
+    rule_set: RuleSetDocument
+    findings: list[FindingDocument]
 
 
 def verify_coin(

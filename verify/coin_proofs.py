@@ -13,8 +13,10 @@ from typing import Any
 
 from legalis.model.coin.gamedata import GameData, load_game_data
 from legalis.model.coin.properties import consistency_claims, effect_claims
+from legalis.model.core.documents import prose_description
 from legalis.model.core.ir import Claim, Const
-from legalis.solver.z3backend import ProofResult, prove
+from legalis.solver.z3backend import ProofDocument, ProofResult, prove
+from pydantic import BaseModel, ConfigDict, Field
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,25 @@ class RuleSetReport:
         }
 
 
+class RuleSetDocument(BaseModel):
+    """A rule set's proofs as JSON, as RuleSetReport.to_json writes it.
+
+    >>> report = RuleSetReport("lod", [], False, None, ["stacking", "caps"])
+    >>> RuleSetDocument.model_validate(report.to_json()).conflict
+    ['stacking', 'caps']
+    """
+
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra=prose_description)
+
+    game: str
+    effects: list[ProofDocument] = Field(description="One proof per effect form")
+    consistent: bool = Field(description="The invariants have a common model")
+    witness: dict[str, int | bool] | None = Field(description="A state meeting them all")
+    conflict: list[str] = Field(description="The invariants in the unsat core, if inconsistent")
+    needed: list[str] = Field(description="Invariants no others imply")
+    redundant: list[str] = Field(description="Invariants the others imply")
+
+
 def prove_rule_set(game: str, data: GameData | None = None) -> RuleSetReport:
     """Prove every effect form keeps the invariants; check the invariants together."""
     data = data or load_game_data(game)
@@ -78,4 +99,4 @@ def broken(data: GameData, **changes: Any) -> GameData:
     return replace(data, **changes)
 
 
-__all__ = ["RuleSetReport", "broken", "prove_rule_set"]
+__all__ = ["RuleSetDocument", "RuleSetReport", "broken", "prove_rule_set"]

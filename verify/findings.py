@@ -13,11 +13,15 @@ are game-neutral and serialise to plain JSON.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, get_args
 
+from legalis.model.core.documents import drop_default, prose_description
 from legalis.solver.z3backend import ProofResult
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic.json_schema import SkipJsonSchema
 
-SEVERITIES = ("error", "warning", "info")
+Severity = Literal["error", "warning", "info"]
+SEVERITIES: tuple[str, ...] = get_args(Severity)
 
 
 @dataclass(frozen=True)
@@ -72,6 +76,49 @@ class Finding:
             if value is not None:
                 out[key] = value
         return out
+
+
+def _left_out(description: str) -> Any:
+    # a key Finding.to_json writes only when it has a value: optional, never null
+    return Field(default=None, description=description, json_schema_extra=drop_default)
+
+
+class FindingDocument(BaseModel):
+    """A finding as JSON, as Finding.to_json writes it.
+
+    >>> doc = Finding("c", "info", "s", "m", "r", card=3, side="shaded").to_json()
+    >>> FindingDocument.model_validate(doc).card
+    3
+    >>> FindingDocument.model_validate({**doc, "severity": "fatal"})
+    Traceback (most recent call last):
+    ...
+    pydantic_core._pydantic_core.ValidationError: 1 validation error for FindingDocument
+    severity
+      Input should be 'error', 'warning' or 'info' [type=literal_error, input_value='fatal', input_type=str]
+    ...
+    """  # noqa: E501
+
+    model_config = ConfigDict(extra="forbid", strict=True, json_schema_extra=prose_description)
+
+    code: str = Field(description="The check, e.g. data.force-range or proof.failed")
+    severity: Severity
+    subject: str = Field(description="What the finding is about: a field path, a claim")
+    message: str
+    rule: str = Field(description="The rule text the finding rests on")
+    witness: dict[str, Any] | None = Field(description="The values that show it")
+    card: int | SkipJsonSchema[None] = _left_out("The event card it is about")
+    side: str | SkipJsonSchema[None] = _left_out("The side of that card")
+    words: str | SkipJsonSchema[None] = _left_out("The effect as JSON, or a name")
+    proof: str | SkipJsonSchema[None] = _left_out(
+        "Why the problem can never (or must always) arise"
+    )
+
+    @field_validator("card", "side", "words", "proof", mode="before")
+    @classmethod
+    def _never_null(cls, value: Any) -> Any:
+        if value is None:
+            raise ValueError("left out when unset, never null")
+        return value
 
 
 @dataclass(frozen=True)

@@ -20,16 +20,24 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import Any, Literal
 
-from legalis.model.coin.effects import Node, Side, validation_error
+from legalis.model.coin.effects import Node, Side, TaggedSchema, validation_error
 from legalis.model.errors import InputError
-from pydantic import Field, ValidationError, model_validator
+from pydantic import ConfigDict, Field, ValidationError, model_validator
 
 CardKind = Literal["event", "brilliant_stroke", "pivotal"]
 SIDES = ("unshaded", "shaded")
 
 
+def _a_side_printed(schema: dict[str, Any]) -> None:
+    # the JSON Schema form of ``Card._has_a_side``
+    printed = {"type": "object"}
+    schema["anyOf"] = [{"required": [side], "properties": {side: printed}} for side in SIDES]
+
+
 class Card(Node):
     """One event card. ``marks`` maps a Faction to ``musket`` or ``sword`` (LoD 8.1)."""
+
+    model_config = ConfigDict(json_schema_extra=_a_side_printed)
 
     number: int = Field(ge=1)
     title: str = Field(min_length=1)
@@ -83,6 +91,18 @@ class Deck(Node):
         raise InputError(
             f"no card {number} in this deck", path="card", allowed=[c.number for c in self.cards]
         )
+
+
+def deck_json_schema() -> dict[str, Any]:
+    """The JSON Schema of a deck: the TOML file's tables, read as JSON.
+
+    >>> schema = deck_json_schema()
+    >>> schema["title"], schema["required"]
+    ('Deck', ['game', 'card'])
+    >>> schema["$defs"]["Card"]["anyOf"][1]  # a card prints one side or both
+    {'properties': {'shaded': {'type': 'object'}}, 'required': ['shaded']}
+    """
+    return Deck.model_json_schema(schema_generator=TaggedSchema)
 
 
 def deck_from_toml(raw: Mapping[str, Any], *, source: str | None = None) -> Deck:

@@ -28,7 +28,9 @@ from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Literal
 
 from legalis.model.errors import InputError
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, ValidationError, field_validator
+from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
+from pydantic_core import core_schema
 
 Comparison = Literal["<", "<=", "==", "!=", ">=", ">"]
 COMPARE: dict[str, Callable[[int, int], bool]] = {
@@ -45,10 +47,25 @@ SupportLevel = Literal[
 PieceStatus = Literal["active", "underground", "tunneled"]
 
 
+def _tag_required(schema: dict[str, Any], model: type[Any]) -> None:
+    """List a node's tag (``op``, ``is``, ``if``) as required in its JSON Schema.
+
+    Every tagged node sits in a union told apart by the tag, and pydantic refuses a
+    table without it; the default the tag field carries only names the node.
+
+    >>> TypeIs.model_json_schema()["required"]  # the tag first
+    ['is', 'types']
+    """
+    for name, field in model.model_fields.items():
+        if name == "op" or field.alias in ("is", "if"):
+            required = schema.setdefault("required", [])
+            required.insert(0, field.alias or name)
+
+
 class Node(BaseModel):
     """A frozen node of the effect language; unknown fields are errors."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", json_schema_extra=_tag_required)
 
 
 # ---------------------------------------------------------------------- counts
@@ -270,7 +287,7 @@ class _PieceEffect(Node):
     where: Where = Field(default_factory=lambda: Where())
     chooser: str | None = None  # None: the executing Faction (5.1)
 
-    @field_validator("count", mode="before")
+    @field_validator("count", mode="before", json_schema_input_type=Count | NonNegativeInt)
     @classmethod
     def _bare_count(cls, value: Any) -> Any:
         return _count(value)
@@ -328,7 +345,7 @@ class Shift(Node):
     negative toward Active Opposition."""
 
     op: Literal["shift"] = "shift"
-    levels: int
+    levels: int = Field(json_schema_extra={"minimum": -4, "maximum": 4, "not": {"const": 0}})
     where: Where = Field(default_factory=lambda: Where())
     chooser: str | None = None
 
@@ -353,7 +370,7 @@ class Adjust(Node):
 
     op: Literal["adjust"] = "adjust"
     track: str
-    delta: int
+    delta: int = Field(json_schema_extra={"not": {"const": 0}})
 
     @field_validator("delta")
     @classmethod
@@ -439,6 +456,30 @@ for _model in (AdjacentTo, AllOf, AnyOf, NoneOf, Where, SpacesCount, AllTrue, An
                MovePieces, When, Choose, Side, FreeAction, Place, Remove, Replace,
                Activate, GoUnderground, Shift, SetSupport):  # fmt: skip
     _model.model_rebuild()
+
+
+class TaggedSchema(GenerateJsonSchema):
+    """JSON Schema of the effect language with every union's tag named.
+
+    The filter and condition unions are told apart by ``is`` and ``if``, aliases of
+    the field ``kind``; inside the recursive unions pydantic cannot look the alias
+    up in time, warns, and leaves out the ``discriminator`` mapping. The alias is
+    the JSON key, so this generator names it outright.
+
+    >>> schema = Side.model_json_schema(schema_generator=TaggedSchema)
+    >>> schema["$defs"]["AllOf"]["properties"]["filters"]["items"]["discriminator"]["propertyName"]
+    'is'
+    """
+
+    def tagged_union_schema(self, schema: core_schema.TaggedUnionSchema) -> JsonSchemaValue:
+        tag = schema["discriminator"]
+        # pydantic lists the attribute's path, then the alias's
+        last = tag[-1] if isinstance(tag, list) and tag else None
+        if isinstance(last, list) and len(last) == 1 and isinstance(last[0], str):
+            schema = core_schema.tagged_union_schema(
+                schema["choices"], last[0], ref=schema.get("ref")
+            )
+        return super().tagged_union_schema(schema)
 
 
 def _path(location: tuple[int | str, ...]) -> str:

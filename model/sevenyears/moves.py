@@ -106,7 +106,7 @@ _TYPE_NAMES: dict[type, str] = {
     CoinFlip: "coin_flip",
     RandomDiscard: "random_discard",
 }
-_FIELDS: dict[str, tuple[str, ...]] = {
+MOVE_FIELDS: dict[str, tuple[str, ...]] = {
     "execute_discard": ("player", "cards"),
     "play_effect": ("player", "card"),
     "lay": ("player", "card", "area"),
@@ -116,6 +116,7 @@ _FIELDS: dict[str, tuple[str, ...]] = {
     "coin_flip": ("winner",),
     "random_discard": ("player", "cards"),
 }
+"""The JSON fields of each move type, after ``type``, in the order written."""
 _CLASSES = {name: cls for cls, name in _TYPE_NAMES.items()}
 _PLAYER_FIELDS = ("player", "victim", "winner")
 _CARD_LISTS = ("cards", "order")
@@ -125,7 +126,7 @@ def move_to_json(move: Move, data: SevenYearsData) -> dict[str, Any]:
     """The move as a JSON object naming players, cards and areas."""
     kind = _TYPE_NAMES[type(move)]
     out: dict[str, Any] = {"type": kind}
-    for field in _FIELDS[kind]:
+    for field in MOVE_FIELDS[kind]:
         value = getattr(move, field)
         if field in _PLAYER_FIELDS:
             out[field] = PLAYERS[value]
@@ -143,13 +144,15 @@ def move_from_json(raw: Any, data: SevenYearsData, *, path: str = "move") -> Mov
     if not isinstance(raw, dict):
         raise InputError("a move is a JSON object", path=path)
     kind = raw.get("type")
-    if not isinstance(kind, str) or kind not in _FIELDS:
-        raise InputError(f"unknown move type {kind!r}", path=f"{path}.type", allowed=_FIELDS)
-    extra = set(raw) - {"type", *_FIELDS[kind]}
+    if not isinstance(kind, str) or kind not in MOVE_FIELDS:
+        raise InputError(f"unknown move type {kind!r}", path=f"{path}.type", allowed=MOVE_FIELDS)
+    extra = set(raw) - {"type", *MOVE_FIELDS[kind]}
     if extra:
-        raise InputError(f"unexpected field {sorted(extra)[0]!r}", path=path, allowed=_FIELDS[kind])
+        raise InputError(
+            f"unexpected field {sorted(extra)[0]!r}", path=path, allowed=MOVE_FIELDS[kind]
+        )
     values: dict[str, Any] = {}
-    for field in _FIELDS[kind]:
+    for field in MOVE_FIELDS[kind]:
         where = f"{path}.{field}"
         if field not in raw:
             raise InputError("missing field", path=where)

@@ -441,8 +441,22 @@ def test_fixtures_command_writes_a_checked_fixture_set(
     body = json.loads(out)
     assert code == 0 and len(body["fixtures"]) >= 10
     assert check_manifest(tmp_path / "manifest.json") == []
-    code, _, err = run(capsys, "fixtures", "--game", "fitl", "--out", str(tmp_path))
-    assert code == 2 and "no fixtures for 'fitl'" in err
+    code, _, err = run(capsys, "fixtures", "--game", "sevenyears", "--out", str(tmp_path))
+    assert code == 2 and "no fixtures for 'sevenyears'" in err and "lod, fitl" in err
+
+
+def test_fixtures_command_writes_fire_in_the_lake_fixtures(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from legalis.verify.fixtures import check_manifest
+
+    code, out, _ = run(capsys, "fixtures", "--game", "fitl", "--out", str(tmp_path),
+                       "--per-rule", "1")  # fmt: skip
+    assert code == 0 and "fixtures and manifest.json" in out
+    manifest = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["game"] == "fitl" and manifest["scenario"] == "short"
+    assert "5.1.1 tunneled" in manifest["coverage"]["rules"]["exercised"]
+    assert check_manifest(tmp_path / "manifest.json") == []
 
 
 def test_serve_starts_a_real_server_on_loopback() -> None:

@@ -139,6 +139,34 @@ def test_games_lists_the_registered_games_and_the_coin_games(client: httpx.Clien
     assert "event-moves" in listed["lod"]["supports"] and "1776" in listed["lod"]["scenarios"]
 
 
+def test_every_schema_a_game_lists_is_served_as_published(client: httpx.Client) -> None:
+    listed = {name for game in client.get("/v1/games").json()["games"] for name in game["schemas"]}
+    assert {"lod-state", "coin-event-move", "sevenyears-state", "fixture"} <= listed
+    for name in sorted(listed):
+        response = client.get(f"/v1/schemas/{name}")
+        assert response.status_code == 200, name
+        published = ROOT / "docs" / "schemas" / f"{name}.schema.json"
+        assert response.json() == json.loads(published.read_text(encoding="utf-8")), name
+    body = error_of(client.get("/v1/schemas/no-such-thing"), 422)
+    assert body["path"] == "name" and "lod-state" in body["allowed"]
+
+
+# ---------------------------------------------------------------------- fixtures
+
+
+@pytest.mark.parametrize("game", ["lod", "fitl"])
+def test_fixtures_are_the_library_s_and_hold(client: httpx.Client, game: str) -> None:
+    from legalis.verify.fixtures import build_fixtures, check_fixture_data
+
+    answer = post(client, f"/v1/{game}/fixtures", {"per_rule": 1, "seed": 4}).json()
+    manifest, built = build_fixtures(game, per_rule=1, seed=4)
+    assert answer == {"manifest": manifest.to_json(), "fixtures": built}
+    for index, fixture in enumerate(answer["fixtures"]):
+        assert check_fixture_data(fixture, f"fixtures[{index}]") == []
+    body = error_of(post(client, f"/v1/{game}/fixtures", {"per_rule": 9}), 422)
+    assert body["path"] == "per_rule"
+
+
 # ---------------------------------------------------------------------- the Seven Years War
 
 

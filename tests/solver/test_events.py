@@ -241,6 +241,18 @@ def test_another_faction_decides_its_own_action() -> None:
     assert isinstance(run.decision, PieceChoice) and run.decision.chooser == "patriots"
 
 
+def test_each_step_names_the_faction_that_decides_it() -> None:
+    # 5.1: "VC remove 2 VC Guerrillas and NVA remove 2 NVA Troops, each from spaces of
+    # their own choice": executed by the US, the VC decide the first step, the NVA the second.
+    state = load_scenario("fitl", "short")
+    view = legal_event_moves(state, bundled_deck("fitl", "sample").card(34), "unshaded", "us")
+    move = next(iter(view))
+    assert len(move.steps) == 2 and view.deciders(move) == ["vc", "nva"]
+    with pytest.raises(IllegalMoveError) as refused:
+        view.deciders(move._replace(steps=move.steps[:1]))
+    assert refused.value.rule == "5.1.3"
+
+
 def test_the_played_event_wins_over_a_lasting_effect() -> None:
     # 5.1.2: a Momentum in force does not stop the event being played.
     state = CoinState.new("fitl")
