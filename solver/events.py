@@ -33,7 +33,15 @@ from typing import Annotated, Any, Literal, NamedTuple
 
 from legalis.model.coin import effects as fx
 from legalis.model.coin.deck import Card
-from legalis.model.coin.interpret import Context, OptionChoice, PieceChoice, Run, resume, start
+from legalis.model.coin.interpret import (
+    Context,
+    OptionChoice,
+    PieceChoice,
+    Run,
+    condition_holds,
+    resume,
+    start,
+)
 from legalis.model.coin.limits import hold_refusal
 from legalis.model.coin.state import CoinState
 from legalis.model.core.documents import prose_description
@@ -193,6 +201,7 @@ class EventMovesView(MoveView[EventMove]):
         self.context = Context(self.faction, card.number, side)
         self._root = start(state, self.side, self.context)
         self._counts: dict[int, int] = {}
+        self.unplayable = precondition_refusal(state, card, self.side, self.context)
 
     # ------------------------------------------------------------------ walking
 
@@ -224,6 +233,8 @@ class EventMovesView(MoveView[EventMove]):
             yield from self._walk(resume(run, choice), (*steps, step))
 
     def __iter__(self) -> Iterator[EventMove]:
+        if self.unplayable is not None:
+            return iter(())
         return self._walk(self._root, ())
 
     def _count(self, run: Run) -> int:
@@ -238,7 +249,7 @@ class EventMovesView(MoveView[EventMove]):
     def count(self) -> int:
         """How many legal executions there are; the last decision is counted, not listed."""
         if 0 not in self._counts:
-            self._counts[0] = self._count(self._root)
+            self._counts[0] = 0 if self.unplayable else self._count(self._root)
         return self._counts[0]
 
     def nth(self, index: int) -> EventMove:
@@ -281,6 +292,8 @@ class EventMovesView(MoveView[EventMove]):
             )
         if move.faction != self.faction:
             return None, Refusal(f"the executing Faction here is {self.faction}", "5.1")
+        if self.unplayable is not None:
+            return None, self.unplayable
         run = self._root
         for number, step in enumerate(move.steps, start=1):
             decision = run.decision
@@ -365,6 +378,30 @@ class EventMovesView(MoveView[EventMove]):
         if broken:  # the interpreter's own fault: no legal move may break an invariant
             raise AssertionError(f"event left the state unsound: {broken[0]}")
         return run.state
+
+
+def precondition_refusal(
+    state: CoinState, card: Card, side: fx.Side, context: Context
+) -> Refusal | None:
+    """Why a Brilliant Stroke or Pivotal Event may not be played here: its
+    precondition for play (the side's first ``if``, with nothing ``otherwise``) is
+    not met, so the card has no legal execution at all (5.1.4); ``None`` if it may.
+
+    >>> from legalis.model.coin.deck import bundled_deck
+    >>> from legalis.model.coin.scenarios import load_scenario
+    >>> card = bundled_deck("lod").card(15)
+    >>> view = legal_event_moves(load_scenario("lod", "1775"), card, "unshaded", "patriots")
+    >>> view.count(), view.unplayable.rule
+    (0, '5.1.4')
+    """
+    effects = side.effects
+    if card.kind == "event" or not effects or not isinstance(effects[0], fx.When):
+        return None
+    first = effects[0]
+    if first.otherwise or condition_holds(state, first.condition, context):
+        return None
+    kind = "Brilliant Stroke" if card.kind == "brilliant_stroke" else "Pivotal Event"
+    return Refusal(f"the {kind}'s precondition for play is not met", "5.1.4")
 
 
 def _forbidden_placement(state: CoinState, number: int, step: object) -> Refusal | None:

@@ -102,7 +102,7 @@ RULES: dict[str, dict[str, str]] = {
         "5.1.3 partial": "text that can be carried out only in part is carried out as far as "
         "it can",
         "5.1.4 precondition": "a Brilliant Stroke may have a precondition for play; written "
-        "as the first condition of its text, the text takes effect only when it is met",
+        "as the first condition of its text; unmet, the card may not be played at all",
         "5.3": "a free Command or Special Activity goes to its Faction at no Resource cost",
     },
     "fitl": {
@@ -673,8 +673,8 @@ _LOD: tuple[_Variant, ...] = (
              _placed("New Jersey", "continental")),
     _Variant("5.1.4 precondition", "inside", 15, "unshaded", "patriots",
              "Continentals in 1 space only (Massachusetts, as set up in 1775): the "
-             "precondition is not met, so the text does nothing: one execution, no steps, no "
-             "free actions.", None),
+             "precondition is not met, so the card may not be played: no legal execution, "
+             "and even the empty one is refused.", None, (_move(15, "unshaded", "patriots"),)),
     _Variant("5.3", "at", 18, "unshaded", "british",
              "British Resources 0: the free March of card 18 is granted to the British and "
              "costs nothing, so their Resources stay 0.", _tracks(british_resources=0)),

@@ -554,3 +554,23 @@ def test_a_condition_on_the_executing_faction_reads_names_or_ids() -> None:
     for faction, track in (("patriots", "patriots_resources"), ("british", "british_resources")):
         view = legal_event_moves(CoinState.new("lod"), event, "unshaded", faction)
         assert view.apply(next(iter(view))).track(track) == 2
+
+
+def test_an_unmet_precondition_leaves_no_legal_execution() -> None:
+    # 5.1.4 (FitL): Pivotal Events have preconditions for play; card 8 needs NVA Troops
+    # in 3 or more spaces of South Vietnam.
+    pivotal = bundled_deck("fitl").card(8)
+    state = CoinState.new("fitl")
+    view = legal_event_moves(state, pivotal, "unshaded", "nva")
+    assert view.count() == 0 and list(view) == [] and not view
+    refused = view.refusal(EventMove(8, "unshaded", "nva", ()))
+    assert refused is not None and refused.rule == "5.1.4"
+    for space in ("Saigon", "Hue", "Binh Dinh"):
+        state.move_pieces("Available", space, "nva_troop", 1)
+    met = legal_event_moves(state, pivotal, "unshaded", "nva")
+    assert met.count() == 1 and met.refusal(EventMove(8, "unshaded", "nva", ())) is None
+    # an ordinary event with a condition is still played, and does what it can
+    never = {"if": "track", "track": "aid", "compare": ">=", "value": 99}
+    plain = card("fitl", {"op": "if", "condition": never,
+                          "then": [{"op": "adjust", "track": "aid", "delta": 1}]})  # fmt: skip
+    assert legal_event_moves(CoinState.new("fitl"), plain, "unshaded", "us").count() == 1

@@ -244,10 +244,12 @@ def test_lod_choices_and_lasting_effects_worked_by_hand(generated: Sets) -> None
     assert (battle["action"], battle["limited"], battle["spaces"]) == ("battle", True, spaces)
     assert (partisans["action"], partisans["kind"]) == ("partisans", "special_activity")
     unmet = fixtures["5.1.4 precondition", "inside", 15]
-    # 5.1.4: in 1 space the precondition fails and the text does nothing
-    assert unmet["expected_count"] == 1
-    assert unmet["sample_legal"][0]["move"]["steps"] == []
-    assert unmet["sample_legal"][0]["free_actions_after"] == []
+    # 5.1.4: in 1 space the precondition fails: the card may not be played at all
+    assert unmet["expected_count"] == 0 and unmet["sample_legal"] == []
+    empty = {"card": 15, "side": "unshaded", "faction": "patriots", "steps": []}
+    assert {"move": empty, "rule": "5.1.4"} in [
+        {"move": sample["move"], "rule": sample["rule"]} for sample in unmet["sample_illegal"]
+    ]
 
 
 def test_fitl_pieces_worked_by_hand(generated: Sets) -> None:
