@@ -125,18 +125,43 @@ class Distribution:
         """Whether ``selection`` (an amount per space and type) is legal."""
         return self.refusal(selection) is None
 
-    def refusal(self, selection: Selection) -> str | None:
-        """``None`` for a legal selection, else why not (citing 5.1.1 or 5.1.3)."""
+    def refusal(
+        self,
+        selection: Selection,
+        names: tuple[Sequence[str], Sequence[str]] | None = None,
+    ) -> str | None:
+        """``None`` for a legal selection, else why not (citing 5.1.1 or 5.1.3).
+
+        ``names`` gives the spaces' and the types' names for the sentence; without
+        them, spaces and types are called by their index.
+
+        >>> problem = Distribution(room=[(1, 0)], total=1)
+        >>> problem.refusal([(0, 1)], (["Boston"], ["tory", "militia"]))
+        'Boston takes 0 to 0 of militia, not 1 (5.1.1)'
+        >>> problem.refusal([(0, 1)])
+        'space #0 takes 0 to 0 of type #1, not 1 (5.1.1)'
+        """
+        spaces_named, kinds_named = names or ((), ())
+
+        def space_name(index: int) -> str:
+            return spaces_named[index] if names else f"space #{index}"
+
+        def kind_name(index: int) -> str:
+            return kinds_named[index] if names else f"type #{index}"
+
         if len(selection) != len(self.room) or any(len(row) != self.kinds for row in selection):
             return f"expected {len(self.room)} spaces of {self.kinds} amounts"
         for space, (row, room) in enumerate(zip(selection, self.room, strict=True)):
             for kind, (amount, most) in enumerate(zip(row, room, strict=True)):
                 if not 0 <= amount <= most:
-                    return f"space #{space} takes 0 to {most} of type #{kind}, not {amount} (5.1.1)"
+                    return (
+                        f"{space_name(space)} takes 0 to {most} of {kind_name(kind)}, "
+                        f"not {amount} (5.1.1)"
+                    )
             if self.per_space is not None and sum(row) > self.per_space:
-                return f"space #{space} takes {sum(row)}, more than {self.per_space}"
+                return f"{space_name(space)} takes {sum(row)}, more than {self.per_space}"
             if self.space_room is not None and sum(row) > self.space_room[space]:
-                return f"space #{space} has room for {self.space_room[space]} in all (5.1.1)"
+                return f"{space_name(space)} has room for {self.space_room[space]} in all (5.1.1)"
         chosen = sum(1 for row in selection if any(row))
         if chosen > self.max_spaces:
             return f"{chosen} spaces chosen, at most {self.max_spaces} allowed"
@@ -147,7 +172,7 @@ class Distribution:
         for kind, count in enumerate(used):
             supply = self._pool(kind)
             if supply is not None and count > supply:
-                return f"{count} pieces of type #{kind}, but only {supply} to draw on (5.1.1)"
+                return f"{count} pieces of {kind_name(kind)}, but only {supply} to draw on (5.1.1)"
         if self.up_to or (self.total is not None and moved == self.total):
             return None
         for space, row in enumerate(selection):
@@ -155,7 +180,7 @@ class Distribution:
                 for kind in range(self.kinds):
                     if self._could_take(space, row, kind, used[kind]):
                         what = "take one more" if any(row) else "be chosen too"
-                        return f"space #{space} could {what} (5.1.3)"
+                        return f"{space_name(space)} could {what} (5.1.3)"
         return None
 
     def _could_take(self, space: int, row: Sequence[int], kind: int, used: int | None) -> bool:

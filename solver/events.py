@@ -320,7 +320,7 @@ class EventMovesView(MoveView[EventMove]):
                 selection = decision.selection(step)
             except ValueError as error:
                 return None, Refusal(f"step {number}: {error} ({decision.what})", "5.1.1")
-            why = distribution(decision).refusal(selection)
+            why = distribution(decision).refusal(selection, (decision.spaces, decision.types))
             if why is not None:
                 return None, Refusal(f"step {number} ({decision.what}): {why}", _rule_of(why))
             run = resume(run, selection)
