@@ -1045,6 +1045,98 @@ def fixtures_command(
         out.print(f"rules no fixture exercises: {', '.join(missing)}")
 
 
+@app.command("deck")
+def deck_command(
+    game_name: Annotated[str | None, typer.Argument(help="Game name (eupop).")] = None,
+    game_option: GameOpt = None,
+    scenario_name: Annotated[
+        str, typer.Option("--scenario", help="A bundled scenario name or a scenario TOML file.")
+    ] = "three_crowns",
+    seed: SeedOpt = 0,
+    age: Annotated[int | None, typer.Option("--age", help="Prepare this Age only.")] = None,
+    randomize_x: Annotated[
+        bool, typer.Option("--randomize-x", help="Optional Rule 6: deal the X-events.")
+    ] = False,
+    players: Annotated[
+        int | None, typer.Option("--players", help="Number of players (1-6).", min=1, max=6)
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Prepare an EU:PoP scenario's Event Deck per Age (16) and lay out the first
+    display (16.2); report the deck's problems (16.1) and exit 1 if there are any."""
+    from legalis.model.eupop.deck import check_scenario, draw_display, load_scenario, prepare_age
+    from legalis.model.eupop.events import load_catalogue
+
+    name = _game_name(game_name, game_option)
+    if name != "eupop":
+        raise InputError(f"no event deck for {name!r}", path="--game", allowed=["eupop"])
+    catalogue, scenario = load_catalogue(), load_scenario(scenario_name)
+    if age is not None and age not in scenario.ages:
+        raise InputError(f"Age {age} is not in the scenario", path="--age", allowed=scenario.ages)
+    ages = [age] if age is not None else sorted(scenario.ages)
+    problems = check_scenario(scenario, catalogue, ages)
+    body: dict[str, Any] = {"scenario": scenario.name, "seed": seed,
+                            "problems": [problem.to_json() for problem in problems]}  # fmt: skip
+    if not problems:
+        from legalis.model.eupop.deck import EventDeck
+
+        rng = LoggedRandom(seed)
+        decks = [prepare_age(scenario, catalogue, a, rng, randomize_x=randomize_x) for a in ages]
+        count = players if players is not None else len(scenario.realms)
+        names = [*scenario.realms, *(f"player{n}" for n in range(len(scenario.realms), count))]
+        first = EventDeck(decks[0].age, decks[0].cards, ())
+        display, _ = draw_display(first, names[:count])
+        body["ages"] = [deck.to_json() for deck in decks]
+        body["display"] = display.to_json()
+    if as_json:
+        _emit_json(body)
+    else:
+        for entry in body.get("ages", []):
+            out.print(f"Age {entry['age']} (top first): {' '.join(entry['deck'])}")
+        if "display" in body:
+            shown = [s["event"] + ("" if s["face_up"] else " (face down)") for s in body["display"]]
+            out.print(f"display: {', '.join(shown)}")
+        for problem in problems:
+            out.print(f"problem: {problem}", markup=False)
+    _finish(EXIT_FINDINGS if problems else EXIT_OK)
+
+
+@app.command("draw")
+def draw_command(
+    game_name: Annotated[str | None, typer.Argument(help="Game name (eupop).")] = None,
+    game_option: GameOpt = None,
+    state_path: Annotated[Path | None, typer.Option("--state", help="State JSON file.")] = None,
+    out_path: Annotated[Path, typer.Option("--out", help="The SVG file to write.")] = Path(
+        "map.svg"
+    ),
+    spread: Annotated[
+        str, typer.Option("--spread", help="religion or revolution (16.5).")
+    ] = "religion",
+    as_json: JsonFlag = False,
+) -> None:
+    """Draw an EU:PoP map as SVG: faiths, borders, sea links, clusters, and the
+    Areas the next 16.5 spread placement may reach."""
+    from legalis.eupop_draw import draw_spread
+    from legalis.model.eupop.state import state_from_json
+
+    name = _game_name(game_name, game_option)
+    if name != "eupop":
+        raise InputError(f"no drawing for {name!r}", path="--game", allowed=["eupop"])
+    if spread not in ("religion", "revolution"):
+        raise InputError(
+            f"unknown spread {spread!r}", path="--spread", allowed=["religion", "revolution"]
+        )
+    if state_path is None:
+        raise InputError("give a state file", path="--state")
+    state = state_from_json(_read_json(state_path), source=str(state_path))
+    summary = draw_spread(state, out_path, spread)
+    if as_json:
+        _emit_json(summary)
+        return
+    out.print(f"wrote {out_path}: {len(summary['clusters'])} clusters, "
+              f"reachable: {', '.join(summary['reachable']) or 'none'}")  # fmt: skip
+
+
 # ---------------------------------------------------------------------- entry point
 
 

@@ -83,6 +83,7 @@ class RealmState(_Closed):
     colonists: int = Field(default=0, ge=0, description="The Colonist Pool.")
     units_available: int = Field(default=0, ge=0, description="Available Regular Units.")
     manpower: int = Field(default=0, ge=0, description="Units in the Manpower Reserve.")
+    casualties: int = Field(default=0, ge=0, description="Land Units lost as Casualties.")
     stability: int = 0
     passed: bool = False
     characters: list[Character] = Field(default_factory=list)
@@ -98,6 +99,9 @@ class RealmState(_Closed):
     color: str | None = Field(default=None, description="A DNPR's token colour.")
     # everyone
     at_war: bool = False
+    enemies: list[str] = Field(
+        default_factory=list, description="PRs at War with this Realm (16.3 Gain Military Unit)."
+    )
 
 
 class ProvinceState(_Closed):
@@ -115,6 +119,7 @@ class ProvinceState(_Closed):
     port: bool = False
     distant: bool = Field(default=False, description="A Distant Province (Native Uprising).")
     territory: bool = Field(default=False, description="A Territory outside any Realm.")
+    rebels: int = Field(default=0, ge=0, description="Rebels (?) here (16.5 Disloyal Vassals).")
 
 
 class AreaState(_Closed):
@@ -171,6 +176,11 @@ class EuState(_Closed):
     )
     trade_nodes: dict[str, TradeNode] = Field(default_factory=dict)
     curia: list[str] = Field(default_factory=list, description="Cardinals' owners, left first.")
+    power_struggles: dict[str, list[str]] = Field(
+        default_factory=dict, description="Power Struggles in play: each one's Battleground Areas."
+    )
+    upcoming_power_struggle: str | None = Field(default=None, description="The Upcoming one.")
+    active_power_struggle: str | None = Field(default=None, description="The Active one.")
     revolutionary_tokens: int = Field(default=0, ge=0, description="^ tokens available.")
     map_spec: str | dict[str, Any] = Field(
         default="bundled", alias="map", description="'bundled', or a map of its own."
@@ -262,6 +272,9 @@ class EuState(_Closed):
                 yield f"{where}.overlord", "a vassal needs its overlord"
             if realm.active_ally and realm.ally is None:
                 yield f"{where}.active_ally", "an Active Ally needs an A on it"
+            for enemy in realm.enemies:
+                if enemy not in self.players or enemy == name:
+                    yield f"{where}.enemies", f"{enemy!r} is not an opposing player"
             for partner in realm.marriages:
                 if partner not in self.players:
                     yield f"{where}.marriages", f"{partner!r} is not a player"
@@ -306,6 +319,14 @@ class EuState(_Closed):
         for owner in self.curia:
             if owner != "roma" and owner not in self.players:
                 yield "curia", f"{owner!r} is neither Roma nor a player"
+        for field in ("upcoming_power_struggle", "active_power_struggle"):
+            named = getattr(self, field)
+            if named is not None and named not in self.power_struggles:
+                yield field, f"{named!r} is not in power_struggles"
+        for struggle, grounds in self.power_struggles.items():
+            for ground in grounds:
+                if ground not in map_.areas:
+                    yield f"power_struggles.{struggle}", f"unknown Area {ground!r}"
         for label, table in (("ships", self.ships), ("land_units", self.land_units)):
             for player, spread in table.items():
                 if player not in self.players:
