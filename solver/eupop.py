@@ -152,57 +152,6 @@ def discard_view(state: EuState, player: str, placement: PlaceInfluence) -> Disc
     return DiscardView(state, player, placement)
 
 
-def _markers_back(state: EuState, player: str, marriage: bool) -> list[str | None]:
-    mine = state.realms[player]
-    if (mine.marriage_markers if marriage else mine.alliance_markers) > 0:
-        return [None]
-    return [
-        name
-        for name, realm in sorted(state.realms.items())
-        if (player in realm.marriages if marriage else realm.ally == player)
-        and not realm.active_ally
-        and not realm.disputed_succession
-    ]
-
-
-def alliance_view(state: EuState, player: str, targets: Sequence[str]) -> ListView[GainAlliance]:
-    """Gain an Alliance with one of ``targets`` (16.3 Gain Alliance)."""
-    moves = [
-        GainAlliance(target, back)
-        for target in targets
-        if player in state.players and fx.alliance_ignored(state, player, target) is None
-        for back in _markers_back(state, player, marriage=False)
-        if back != target
-    ]
-
-    def refuse(move: object) -> Refusal | None:
-        if isinstance(move, GainAlliance) and move.target not in targets:
-            return Refusal(f"{move.target} is not named by the effect", fx.ALLIANCE)
-        return fx.refuse_alliance(state, player, move)
-
-    return ListView(moves, refuse)
-
-
-def marriage_view(
-    state: EuState, player: str, targets: Sequence[str], options: EffectOptions = DEFAULT
-) -> ListView[GainMarriage]:
-    """Gain a Royal Marriage with one of ``targets`` (16.3 Gain Royal Marriage)."""
-    moves = [
-        GainMarriage(target, back)
-        for target in targets
-        if player in state.players and fx.marriage_ignored(state, player, target, options) is None
-        for back in _markers_back(state, player, marriage=True)
-        if back != target
-    ]
-
-    def refuse(move: object) -> Refusal | None:
-        if isinstance(move, GainMarriage) and move.target not in targets:
-            return Refusal(f"{move.target} is not named by the effect", fx.MARRIAGE)
-        return fx.refuse_marriage(state, player, move, options)
-
-    return ListView(moves, refuse)
-
-
 def _named(
     candidates: Sequence[str], key: str, rule: str, refuse: Callable[[object], Refusal | None]
 ) -> Callable[[object], Refusal | None]:
@@ -213,6 +162,44 @@ def _named(
         return refuse(move)
 
     return check
+
+
+def _take_backs(state: EuState) -> list[str | None]:
+    """Every candidate for ``take_back``: none, or any Realm; the model's refusal
+    says which of them the rule allows."""
+    return [None, *sorted(state.realms)]
+
+
+def alliance_view(state: EuState, player: str, targets: Sequence[str]) -> ListView[GainAlliance]:
+    """Gain an Alliance with one of ``targets`` (16.3 Gain Alliance)."""
+
+    def refuse(move: object) -> Refusal | None:
+        return fx.refuse_alliance(state, player, move)
+
+    moves = [
+        move
+        for target in targets
+        for back in _take_backs(state)
+        if refuse(move := GainAlliance(target, back)) is None
+    ]
+    return ListView(moves, _named(targets, "target", fx.ALLIANCE, refuse))
+
+
+def marriage_view(
+    state: EuState, player: str, targets: Sequence[str], options: EffectOptions = DEFAULT
+) -> ListView[GainMarriage]:
+    """Gain a Royal Marriage with one of ``targets`` (16.3 Gain Royal Marriage)."""
+
+    def refuse(move: object) -> Refusal | None:
+        return fx.refuse_marriage(state, player, move, options)
+
+    moves = [
+        move
+        for target in targets
+        for back in _take_backs(state)
+        if refuse(move := GainMarriage(target, back)) is None
+    ]
+    return ListView(moves, _named(targets, "target", fx.MARRIAGE, refuse))
 
 
 def g_view(state: EuState, player: str, areas: Sequence[str]) -> ListView[GainG]:

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import zip_longest
 from pathlib import Path
@@ -49,6 +49,7 @@ from legalis.model.coin.scenarios import load_scenario
 from legalis.model.coin.schema import state_document_model
 from legalis.model.coin.state import CoinState, state_from_json
 from legalis.model.core.ir import Add, Eq, IntVar, Term
+from legalis.model.core.views import Verdict
 from legalis.model.errors import InputError
 from legalis.solver.events import (
     EventMove,
@@ -1077,31 +1078,32 @@ def check_fixture_data(raw: dict[str, Any], source: str) -> list[str]:
     if count != raw["expected_count"]:
         problems.append(f"count: the engine finds {count}, the fixture expects "
                         f"{raw['expected_count']}")  # fmt: skip
-    for index, sample in enumerate(raw["sample_legal"]):
-        where = f"sample_legal[{index}]"
-        try:
-            move = event_move_from_json(sample["move"], path=where)
-        except InputError as error:
-            problems.append(f"{where}: {error}")
-            continue
-        verdict = view.explain(move)
+    for where, sample, move, verdict in _verdicts(view, raw, "sample_legal", problems):
         if not verdict.legal:
             problems.append(f"{where}: refused ({verdict.rule}): {verdict.reason}")
             continue
         problems.extend(_differences(where, _effect(view, state, move), sample))
-    for index, sample in enumerate(raw["sample_illegal"]):
-        where = f"sample_illegal[{index}]"
-        try:
-            move = event_move_from_json(sample["move"], path=where)
-        except InputError as error:
-            problems.append(f"{where}: {error}")
-            continue
-        verdict = view.explain(move)
+    for where, sample, _, verdict in _verdicts(view, raw, "sample_illegal", problems):
         if verdict.legal:
             problems.append(f"{where}: accepted, expected refused under {sample['rule']}")
         elif verdict.rule != sample["rule"]:
             problems.append(f"{where}: refused under {verdict.rule}, expected {sample['rule']}")
     return problems
+
+
+def _verdicts(
+    view: EventMovesView, raw: Mapping[str, Any], group: str, problems: list[str]
+) -> Iterator[tuple[str, Mapping[str, Any], EventMove, Verdict]]:
+    """Each sample of ``group`` read and judged by ``view``; a move that cannot be
+    read is a problem, and is passed over."""
+    for index, sample in enumerate(raw[group]):
+        where = f"{group}[{index}]"
+        try:
+            move = event_move_from_json(sample["move"], path=where)
+        except InputError as error:
+            problems.append(f"{where}: {error}")
+            continue
+        yield where, sample, move, view.explain(move)
 
 
 def check_fixture(path: str | Path) -> list[str]:

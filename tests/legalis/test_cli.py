@@ -488,3 +488,83 @@ def test_serve_starts_a_real_server_on_loopback() -> None:
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+# ---------------------------------------------------------------------- EU:PoP
+# `legalis deck`: the prepared deck per Age and the first display (16, 16.2); problems
+# exit 1 (16.1). `legalis draw`: the SVG names every Area; --json lists clusters and the
+# reachable Areas (16.5 Spread of Religious Ideas).
+
+
+def test_deck_json_replays_by_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ("deck", "--game", "eupop", "--scenario", "three_crowns", "--seed", "7", "--json")
+    code, out, _ = run(capsys, *argv)
+    assert code == 0
+    body = json.loads(out)
+    assert [age["age"] for age in body["ages"]] == [1, 2] and body["problems"] == []
+    # 16.2: players + 1 Events, the first 3 face up
+    assert [slot["face_up"] for slot in body["display"]] == [True, True, True, False]
+    assert [s["event"] for s in body["display"]] == body["ages"][0]["deck"][:4]
+    assert json.loads(run(capsys, *argv)[1]) == body
+
+
+def test_deck_text_one_age_randomized(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "deck", "--game", "eupop", "--scenario", "channel_rivals",
+                       "--seed", "1", "--age", "2", "--randomize-x", "--players", "6")  # fmt: skip
+    assert code == 0 and out.startswith("Age 2 (top first): ") and "face down" in out
+
+
+def test_deck_problems_exit_1(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text('name = "bad"\nrealms = ["france"]\nages = [1]\n'
+                   '[age.1]\nfirst_half = ["11A-1", "11A-1"]\n')  # fmt: skip
+    code, out, _ = run(capsys, "deck", "--game", "eupop", "--scenario", str(bad))
+    assert code == 1 and "[16.1]" in out and "listed more than once" in out
+
+
+def test_deck_bad_input_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "deck", "--game", "eupop", "--scenario", "nowhere")
+    assert code == 2 and "no scenario" in err
+    code, _, err = run(capsys, "deck", "--game", "lod")
+    assert code == 2 and "eupop" in err
+
+
+EUPOP_STATE = {
+    "players": ["france"],
+    "realms": {"france": {"kind": "player"}},
+    "areas": {"alsace": {"religion": "protestant"}, "kiev": {"religion": "orthodox"}},
+    "map": {
+        "area": [
+            {"id": "alsace", "provinces": ["A"], "borders": ["burgundy", "kiev"]},
+            {"id": "burgundy", "provinces": ["B"], "borders": ["alsace"]},
+            {"id": "kiev", "provinces": ["K"], "borders": ["alsace"]},
+            {"id": "wessex", "provinces": ["W"], "borders": []},
+        ],
+        "sea": [{"id": "channel", "mark": "none", "areas": ["alsace", "wessex"]}],
+    },
+}
+
+
+def test_draw_writes_an_svg_naming_each_area(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    state, svg = tmp_path / "s.json", tmp_path / "map.svg"
+    state.write_text(json.dumps(EUPOP_STATE))
+    code, out, _ = run(capsys, "draw", "--game", "eupop", "--state", str(state),
+                       "--out", str(svg), "--json")  # fmt: skip
+    assert code == 0
+    body = json.loads(out)
+    assert body["clusters"] == [{"label": "protestant", "areas": ["alsace"]}]
+    # 16.5 step 1: land and across the Sea Zone; never the Orthodox Area
+    assert body["reachable"] == ["burgundy", "wessex"]
+    text = svg.read_text()
+    for area in ("alsace", "burgundy", "kiev", "wessex"):
+        assert area in text
+
+
+def test_draw_bad_input_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    state = tmp_path / "s.json"
+    state.write_text(json.dumps(EUPOP_STATE))
+    code, _, err = run(capsys, "draw", "--game", "eupop", "--state", str(state),
+                       "--out", str(tmp_path / "m.svg"), "--spread", "plague")  # fmt: skip
+    assert code == 2 and "--spread" in err
