@@ -349,7 +349,7 @@ class EventMovesView(MoveView[EventMove]):
         >>> view = legal_event_moves(state, deck.card(2), "unshaded", "british")
         >>> move = next(iter(view))
         >>> move.steps
-        ((('Boston', 'militia', 1),), (('Norfolk', 'tory', 1),))
+        ((('Boston', 'militia:underground', 1),), (('Norfolk', 'tory', 1),))
         >>> view.deciders(move)
         ['patriots', 'british']
         """

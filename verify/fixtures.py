@@ -561,6 +561,12 @@ def _all(*builds: Build) -> Build:
     return build
 
 
+# A taking choice names the status it takes (5.1); pieces put on the map from
+# Available start Underground.
+_MILITIA_UG = "militia:underground"
+_RANGER_UG = "ranger:underground"
+
+
 def _atoms(*atoms: tuple[str, str, int]) -> tuple[tuple[str, str, int], ...]:
     return tuple(atoms)
 
@@ -644,12 +650,12 @@ _LOD: tuple[_Variant, ...] = (
              "The British execute the Event but the text names the Patriots to choose; exactly "
              "2 Militia are on the map (Philadelphia and Massachusetts), so the Patriots' one "
              "selection takes both, and British Resources +2.", _left_in("militia", 2),
-             (_move(22, "unshaded", "british", _atoms(("Philadelphia", "militia", 1))),)),
+             (_move(22, "unshaded", "british", _atoms(("Philadelphia", _MILITIA_UG, 1))),)),
     _Variant("5.1 chooser", "inside", 22, "unshaded", "british",
              "3 Militia on the map (Philadelphia, Massachusetts, New York): the Patriots, not "
              "the executing British, choose which 2 are removed; removing 1 is refused.",
              _left_in("militia", 3),
-             (_move(22, "unshaded", "british", _atoms(("New York", "militia", 1))),)),
+             (_move(22, "unshaded", "british", _atoms(("New York", _MILITIA_UG, 1))),)),
     _Variant("5.1.2", "at", 18, "unshaded", "british",
              "\"The Rivers Freeze Early\" (card 17 shaded: British may not March) is in force, "
              "and card 18 grants the British a free March into a Colony adjacent to New York "
@@ -661,12 +667,12 @@ _LOD: tuple[_Variant, ...] = (
     _Variant("5.1.3 partial", "at", 1, "unshaded", "british",
              "Only 1 Militia in New Jersey and none in Pennsylvania: the 1 is removed.",
              _militia(New_Jersey=1),
-             (_move(1, "unshaded", "british", _atoms(("New Jersey", "militia", 2))),
+             (_move(1, "unshaded", "british", _atoms(("New Jersey", _MILITIA_UG, 2))),
               _move(1, "unshaded", "british"))),
     _Variant("5.1.3 partial", "inside", 1, "unshaded", "british",
              "2 Militia in New Jersey, 1 in Pennsylvania: the full text in New Jersey, or "
              "the 1 Militia in Pennsylvania.", _militia(New_Jersey=2, Pennsylvania=1),
-             (_move(1, "unshaded", "british", _atoms(("Pennsylvania", "militia", 2))),)),
+             (_move(1, "unshaded", "british", _atoms(("Pennsylvania", _MILITIA_UG, 2))),)),
     _Variant("5.1.4 precondition", "at", 15, "unshaded", "patriots",
              "Continentals in exactly 2 spaces (Massachusetts, and New Jersey where one is "
              "placed): the Brilliant Stroke's precondition is just met, so the Patriots get a "
@@ -722,7 +728,7 @@ _FITL: tuple[_Variant, ...] = (
              "move to Central Laos, never to North Vietnam, which the text also names; the NVA "
              "execute the Event and make both choices.",
              _placed("Quang Tri-Thua Thien", "ranger", 2, "Out of Play"),
-             (_move(32, "unshaded", "nva", _atoms(("Quang Tri-Thua Thien", "ranger", 2)),
+             (_move(32, "unshaded", "nva", _atoms(("Quang Tri-Thua Thien", _RANGER_UG, 2)),
                     _atoms(("North Vietnam", "ranger", 2))),)),
     _Variant("1.8 caps", "at", 14, "unshaded", "us",
              "Aid and Patronage at their cap (75): Aid +12 and Patronage +3 leave both at 75.",

@@ -350,7 +350,7 @@ def _piece_choice(state: CoinState, effect: Step, context: Context) -> PieceChoi
         pool = None
         space_room = None
         statuses = _statuses_taken(state, effect, context)
-        types, optional = _with_own_tunnels(state, effect, context, types)
+        types, optional = _kinds_by_status(state, effect, context, types)
         for space in matching(state, effect.where.filter, context):
             spaces.append(space)
             rooms.append(tuple(_present(state, space, p, statuses) for p in types))
@@ -392,31 +392,57 @@ def _statuses_taken(state: CoinState, effect: Any, context: Context) -> tuple[st
     return ("active", "underground")
 
 
-TUNNELED = ":tunneled"
+STATUS_MARK = ":"
 
 
-def _with_own_tunnels(
+def piece_and_status(kind: str) -> tuple[str, str | None]:
+    """A choice's piece kind split into its piece type and the one status it takes
+    (``None``: any status the effect takes).
+
+    >>> piece_and_status("militia:underground"), piece_and_status("tory")
+    (('militia', 'underground'), ('tory', None))
+    """
+    piece, _, status = kind.partition(STATUS_MARK)
+    return piece, status or None
+
+
+def _kinds_by_status(
     state: CoinState, effect: Any, context: Context, types: tuple[str, ...]
 ) -> tuple[tuple[str, ...], tuple[bool, ...] | None]:
-    """A removal may take the executing Faction's own Tunneled Bases but never has to
-    (FitL 5.1.1): they join the choice as ``<type>:tunneled``, marked optional."""
-    if not isinstance(effect, fx.Remove) or effect.tunneled:
-        return types, None
+    """The kinds a taking effect chooses among (5.1: the deciding Faction chooses
+    which pieces). A type whose pieces may be taken in more than one status is
+    offered once per status, as ``<type>:<status>``, so the Faction picks, say,
+    Underground or Active Militia. The executing Faction's own Tunneled Bases may
+    be taken but never have to be (FitL 5.1.1): they are ``<type>:tunneled``,
+    marked optional."""
     data = state.rules.data
-    own = [
-        p for p in types if data.piece(p).can_tunnel and data.piece(p).faction == context.faction
+    statuses = _statuses_taken(state, effect, context)
+    kinds: list[str] = []
+    for piece in types:
+        taken = [s for s in statuses if s in data.piece(piece).statuses]
+        if len(taken) > 1 and isinstance(effect, fx.Remove | fx.Replace | fx.MovePieces):
+            kinds += [f"{piece}{STATUS_MARK}{status}" for status in taken]
+        else:
+            kinds.append(piece)
+    own_tunnels = [
+        f"{p}{STATUS_MARK}tunneled"
+        for p in types
+        if isinstance(effect, fx.Remove)
+        and not effect.tunneled
+        and data.piece(p).can_tunnel
+        and data.piece(p).faction == context.faction
     ]
-    if not own:
-        return types, None
-    extended = types + tuple(p + TUNNELED for p in own)
-    return extended, (False,) * len(types) + (True,) * len(own)
+    if not own_tunnels:
+        return tuple(kinds), None
+    return tuple(kinds + own_tunnels), (False,) * len(kinds) + (True,) * len(own_tunnels)
 
 
-def _present(state: CoinState, space: str, piece: str, statuses: tuple[str | None, ...]) -> int:
-    if piece.endswith(TUNNELED):
-        return state.pieces(space, piece.removesuffix(TUNNELED), "tunneled")
-    kind = state.rules.data.piece(piece)
-    return sum(state.pieces(space, piece, s) for s in statuses if s in kind.statuses)
+def _present(state: CoinState, space: str, kind: str, statuses: tuple[str | None, ...]) -> int:
+    piece, status = piece_and_status(kind)
+    if status is not None:
+        return state.pieces(space, piece, status)
+    allowed = state.rules.data.piece(piece).statuses
+    return sum(state.pieces(space, piece, s) for s in statuses if s in allowed)
 
 
 def _describe(effect: Any) -> str:
@@ -533,12 +559,13 @@ def _carry_out(
     statuses = _statuses_taken(state, step, context)
     taken: list[tuple[str, str, int]] = []
     order: tuple[str | None, ...]
-    for space, piece, amount in atoms:
-        if piece.endswith(TUNNELED):
-            piece, order = piece.removesuffix(TUNNELED), ("tunneled",)
+    for space, kind, amount in atoms:
+        piece, status = piece_and_status(kind)
+        if status is not None:
+            order = (status,)
         else:
-            kind = state.rules.data.piece(piece)
-            order = tuple(s for s in statuses if s in kind.statuses)
+            allowed = state.rules.data.piece(piece).statuses
+            order = tuple(s for s in statuses if s in allowed)
         left = amount
         for status in order:
             here = min(left, state.pieces(space, piece, status))

@@ -202,7 +202,33 @@ def test_tunneled_bases_stay_unless_named_or_own() -> None:
         "fitl",
         {"op": "remove", "pieces": ["vc_base"], "tunneled": True, "where": named("Tay Ninh")},
     )
-    assert [m.steps for m in moves(state, explicit, "us")] == [((("Tay Ninh", "vc_base", 1),),)]
+    assert [m.steps for m in moves(state, explicit, "us")] == [
+        ((("Tay Ninh", "vc_base:tunneled", 1),),)
+    ]
+
+
+def test_the_deciding_faction_chooses_which_status_is_taken() -> None:
+    # 5.1: the Faction making the selection chooses which pieces: with an Active and an
+    # Underground Militia in Georgia, "remove 1 Militia" may take either.
+    state = CoinState.new("lod")
+    state.move_pieces("Available", "Georgia", "militia", 1, new_status="active")
+    state.move_pieces("Available", "Georgia", "militia", 1, new_status="underground")
+    event = card("lod", {"op": "remove", "pieces": ["militia"], "where": named("Georgia")})
+    view = legal_event_moves(state, event, "unshaded", "british")
+    assert sorted(m.steps for m in view) == [
+        ((("Georgia", "militia:active", 1),),),
+        ((("Georgia", "militia:underground", 1),),),
+    ]
+    for move in view:
+        kept = "underground" if "active" in move.steps[0][0][1] else "active"
+        after = view.apply(move)
+        assert after.pieces("Georgia", "militia", kept) == 1
+        assert after.pieces("Georgia", "militia") == 1
+    # a status the space does not hold is refused
+    state.move_pieces("Georgia", "Available", "militia", 1, "active")
+    view = legal_event_moves(state, event, "unshaded", "british")
+    wrong = EventMove(1, "unshaded", "british", ((("Georgia", "militia:active", 1),),))
+    assert view.refusal(wrong) is not None
 
 
 # ---------------------------------------------------------------------- 5.1, 5.1.2, 5.1.3
@@ -217,8 +243,9 @@ def test_whatever_can_be_implemented_must_be() -> None:
         "lod", {"op": "remove", "pieces": ["militia"], "count": 3, "where": {"per_space": False}}
     )
     view = legal_event_moves(state, event, "unshaded", "british")
-    assert [m.steps for m in view] == [((("Virginia", "militia", 1), ("Georgia", "militia", 1)),)]
-    short = EventMove(1, "unshaded", "british", ((("Virginia", "militia", 1),),))
+    both = ((("Virginia", "militia:underground", 1), ("Georgia", "militia:underground", 1)),)
+    assert [m.steps for m in view] == [both]
+    short = EventMove(1, "unshaded", "british", ((("Virginia", "militia:underground", 1),),))
     verdict = view.explain(short)
     assert not verdict.legal and verdict.rule == "5.1.3"
 

@@ -150,7 +150,9 @@ def test_earlier_lod_boundaries_hold(generated: Sets) -> None:
     assert played["sample_legal"][0]["move"]["steps"] == [[["Philadelphia", "french_regular", 2]]]
     # 5.1.3: one Militia where the text asks for 2
     partial = by_key["5.1.3 partial", "at"]
-    assert partial["sample_legal"][0]["move"]["steps"] == [[["New Jersey", "militia", 1]]]
+    assert partial["sample_legal"][0]["move"]["steps"] == [
+        [["New Jersey", "militia:underground", 1]]
+    ]
 
 
 def triangle(n: int) -> int:
@@ -281,9 +283,13 @@ def test_fitl_pieces_worked_by_hand(generated: Sets) -> None:
     move = fixtures["5.1.1 north vietnam", "at", 32]
     # 1.4.2: 0, 1 or 2 Rangers, to Central Laos only; 5.1: the NVA execute and decide
     assert move["expected_count"] == 3
-    two = [[["Quang Tri-Thua Thien", "ranger", 2]], [["Central Laos", "ranger", 2]]]
+    # 5.1: the departure names the status taken; the arrival the piece type
+    two = [[["Quang Tri-Thua Thien", "ranger:underground", 2]], [["Central Laos", "ranger", 2]]]
     assert sample(move, two)["deciders"] == ["nva", "nva"]
-    into_north = [[["Quang Tri-Thua Thien", "ranger", 2]], [["North Vietnam", "ranger", 2]]]
+    into_north = [
+        [["Quang Tri-Thua Thien", "ranger:underground", 2]],
+        [["North Vietnam", "ranger", 2]],
+    ]
     assert refused(move, into_north) == "1.4.2"
 
 
