@@ -268,13 +268,30 @@ def moves_command(
     deck: DeckOpt = None,
     scenario: ScenarioOpt = None,
     as_json: JsonFlag = False,
+    effect: Annotated[
+        str | None, typer.Option("--effect", help="EU:PoP: a 16.3 effect or 16.5 symbol.")
+    ] = None,
+    player: Annotated[str | None, typer.Option("--player", help="EU:PoP: who gains.")] = None,
+    amount: Annotated[int | None, typer.Option("--amount", help="EU:PoP: I or Units.")] = None,
+    areas: Annotated[str, typer.Option("--areas", help="EU:PoP: Areas, a,b.")] = "",
+    targets: Annotated[str, typer.Option("--targets", help="EU:PoP: Realms, x,y.")] = "",
+    provinces: Annotated[str, typer.Option("--provinces", help="EU:PoP: Provinces.")] = "",
+    places: Annotated[str, typer.Option("--places", help="EU:PoP: Unit places.")] = "",
+    vassal: Annotated[bool, typer.Option("--vassal", help="EU:PoP: a v, not a t.")] = False,
+    ships: Annotated[bool, typer.Option("--ships", help="EU:PoP: Ships, not Land.")] = False,
+    colour: Annotated[str | None, typer.Option("--colour", help="EU:PoP: DNPR colour.")] = None,
 ) -> None:
     """The legal moves at a state: every one, a count, or yes/no with the reason.
 
     For Liberty or Death and Fire in the Lake: every legal way to execute an event
-    (--card, --side, --faction) in a state (--state or --scenario).
+    (--card, --side, --faction) in a state (--state or --scenario). For EU:PoP: the
+    legal choices of one effect (--effect, --player and its arguments).
     """
     name = _game_name(game_name, game_option)
+    if name == "eupop":
+        _eupop_moves(state_path, effect, player, amount, areas, targets, provinces, places,
+                     vassal, ships, colour, check, count, limit, as_json)  # fmt: skip
+        return
     if name in COIN_GAMES:
         view = _event_view(name, state_path, scenario, card, side, faction, deck)
         _show_moves(view, view.faction, check, count, limit, as_json, _event_describe, _event_move)
@@ -687,6 +704,21 @@ def verify_command(
         return
     if deck_path is not None or name is None:
         raise InputError("name the game of the deck", path="--game", allowed=COIN_GAMES)
+    if name == "eupop":
+        from legalis.verify.eupop import prove_eupop  # z3 loads slowly: only when verifying
+
+        eupop_report = prove_eupop()
+        if output_format == "json":
+            _emit_json(eupop_report.to_json())
+        elif output_format == "sarif":
+            from legalis.verify.sarif import to_sarif
+
+            meanings = {code: text for code, (_, _, text) in GENERAL_CODES.items()}
+            _emit_json(to_sarif(eupop_report.findings, meanings))
+        else:
+            _print_report(eupop_report)
+        _finish(EXIT_OK if eupop_report.ok else EXIT_FINDINGS)
+        return
     from legalis.verify.sevenyears import verify_sevenyears  # z3 loads slowly: only when verifying
 
     game = _game(name, option)
@@ -813,10 +845,15 @@ def _print_report(report: Any) -> None:
             )
         out.print(table)
     else:
-        out.print("card data: every check passed")
+        out.print("checks: no findings")
     proofs = body.get("proofs", [])
     if proofs:
-        table = Table(Column("claim", no_wrap=True), "result", "rule", "detail")
+        table = Table(
+            Column("claim", ratio=3, overflow="fold"),
+            Column("result", no_wrap=True),
+            Column("rule", ratio=3),
+            Column("detail", ratio=2),
+        )
         for proof in proofs:
             status = "[green]proved[/green]" if proof["proved"] else "[red]counterexample[/red]"
             detail = ""
@@ -1135,6 +1172,135 @@ def draw_command(
         return
     out.print(f"wrote {out_path}: {len(summary['clusters'])} clusters, "
               f"reachable: {', '.join(summary['reachable']) or 'none'}")  # fmt: skip
+
+
+def _names(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def _eupop_state(state_path: Path | None) -> Any:
+    from legalis.model.eupop.state import state_from_json
+
+    if state_path is None:
+        raise InputError("give a state file", path="--state")
+    return state_from_json(_read_json(state_path), source=str(state_path))
+
+
+def _eupop_moves(
+    state_path: Path | None, effect: str | None, player: str | None, amount: int | None,
+    areas: str, targets: str, provinces: str, places: str, vassal: bool, ships: bool,
+    colour: str | None, check: str | None, count: bool, limit: int, as_json: bool,
+) -> None:  # fmt: skip
+    from legalis.model.eupop.play import jsonable
+    from legalis.solver.eupop_play import EFFECTS, effect_view, move_from_json
+
+    state = _eupop_state(state_path)
+    if effect is None:
+        raise InputError("name the effect", path="--effect", allowed=EFFECTS)
+    view, kind = effect_view(
+        state, effect, player, amount=amount, areas=_names(areas), targets=_names(targets),
+        provinces=_names(provinces), places=_names(places), vassal=vassal, ships=ships,
+        colour=colour,
+    )  # fmt: skip
+
+    def parse(text: str) -> Any:
+        try:
+            raw = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise InputError(f"a move is JSON: {error.msg}", path="--check") from error
+        return move_from_json(raw, kind)
+
+    header = f"{effect}" + (f" ({player})" if player else "")
+    _show_moves(view, header, check, count, limit, as_json,
+                lambda move: json.dumps(jsonable(move)), parse, jsonable,
+                {"effect": effect, "player": player})  # fmt: skip
+
+
+@app.command("resolve")
+def resolve_command(
+    game_name: Annotated[str | None, typer.Argument(help="Game name (eupop).")] = None,
+    game_option: GameOpt = None,
+    state_path: Annotated[Path | None, typer.Option("--state", help="State JSON file.")] = None,
+    event_id: Annotated[
+        str | None, typer.Option("--event", help="The Event id, e.g. 354B.")
+    ] = None,
+    auto: Annotated[
+        bool, typer.Option("--auto", help="Resolve it all by the defaults and 16.5 auto rules.")
+    ] = False,
+    choose: Annotated[
+        list[int] | None,
+        typer.Option("--choose", help="The N-th choice (from 1) at each step; repeatable."),
+    ] = None,
+    seed: SeedOpt = 0,
+    catalogue_path: Annotated[
+        Path | None, typer.Option("--catalogue", help="An event catalogue TOML file.")
+    ] = None,
+    out_path: Annotated[
+        Path | None, typer.Option("--out", help="Write the final state here.")
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Resolve an EU:PoP Event (16.3, 16.5): with --auto all of it; otherwise up to the
+    first decision not answered by --choose, listing its legal choices."""
+    import random
+
+    from legalis.model.errors import IllegalMoveError
+    from legalis.model.eupop.events import load_catalogue
+    from legalis.model.eupop.play import jsonable, log_json
+    from legalis.model.eupop.resolution import ResolutionLog
+    from legalis.model.eupop.state import EuState
+    from legalis.solver.eupop_play import replay, resolve_event
+
+    name = _game_name(game_name, game_option)
+    if name != "eupop":
+        raise InputError(f"no event resolution for {name!r}", path="--game", allowed=["eupop"])
+    state = _eupop_state(state_path)
+    catalogue = load_catalogue(catalogue_path)
+    if event_id is None or event_id not in catalogue.events:
+        raise InputError(f"unknown event {event_id!r}", path="--event",
+                         allowed=sorted(catalogue.events))  # fmt: skip
+    event = catalogue.events[event_id]
+    if auto and choose:
+        raise InputError("--auto makes every choice: give no --choose", path="--choose")
+    pending = None
+    final: EuState | None = None
+    if auto:
+        log = ResolutionLog()
+        final = resolve_event(state, event.effects, event.symbols, log=log,
+                              rng=random.Random(seed))  # fmt: skip
+    else:
+        try:
+            outcome = replay(state, event.effects, event.symbols, choices=choose or [], seed=seed)
+        except IllegalMoveError as refused:
+            if as_json:
+                _emit_json({"event": event_id, "refused": refused.reason, "rule": refused.rule})
+            else:
+                out.print(f"refused: {refused.reason} [{refused.rule}]", markup=False)
+            raise typer.Exit(EXIT_FINDINGS) from None
+        log, final, pending = outcome.log, outcome.state, outcome.pending
+    body: dict[str, Any] = {"event": event_id, "seed": seed, "log": log_json(log)}
+    if pending is not None:
+        body["pending"] = pending.to_json()
+    elif final is not None and out_path is None:
+        body["state"] = final.to_json()
+    if final is not None and out_path is not None:
+        out_path.write_text(json.dumps(final.to_json(), indent=2) + "\n", encoding="utf-8")
+        body["wrote"] = str(out_path)
+    if as_json:
+        _emit_json(body)
+        return
+    for number, line in enumerate(log.lines(), start=1):
+        out.print(f"{number:>3}. {line}", markup=False)
+    if pending is not None:
+        count = pending.view.count()
+        head = f"pending: {pending.player} decides [{pending.rule}]; {count} legal choices"
+        out.print(f"{head} (pick with --choose N):", markup=False)
+        for index, move in zip(range(1, 101), pending.view, strict=False):
+            out.print(f"  {index:>4}. {json.dumps(jsonable(move))}", markup=False)
+    elif out_path is not None:
+        err.print(f"wrote {out_path}")
+    elif final is not None:
+        sys.stdout.write(json.dumps(final.to_json(), indent=2) + "\n")
 
 
 # ---------------------------------------------------------------------- entry point

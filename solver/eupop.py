@@ -32,6 +32,10 @@ from legalis.model.eupop.effects import (
     GainTown,
     GainUnits,
     PlaceInfluence,
+    RejectRuler,
+    ResearchIdea,
+    TakeAction,
+    TerminateAlliance,
 )
 from legalis.model.eupop.state import EuState
 from legalis.solver.distribute import Distribution, Selection
@@ -40,16 +44,22 @@ __all__ = [
     "DiscardView",
     "InfluenceView",
     "ab_view",
+    "action_view",
     "alliance_view",
     "develop_view",
     "discard_view",
+    "dnpr_view",
     "g_view",
     "inclusive_or_view",
     "influence_view",
     "marriage_view",
     "merchant_view",
+    "reject_view",
+    "research_view",
+    "terminate_view",
     "town_view",
     "units_view",
+    "war_view",
 ]
 
 Discards = tuple[tuple[str, str, int], ...]
@@ -297,3 +307,119 @@ def inclusive_or_view(items: Sequence[str]) -> ListView[tuple[str, ...]]:
         return Refusal("pick one or several of the listed items, each once", fx.GENERAL)
 
     return ListView(moves, refuse)
+
+
+def action_view(state: EuState, player: str, action: str) -> ListView[TakeAction]:
+    """Take the gained Action now, or decline it (16.3 Gain Action)."""
+
+    def refuse(move: object) -> Refusal | None:
+        return fx.refuse_action(state, player, action, move)
+
+    moves = [m for m in (TakeAction(action), TakeAction(action, False)) if refuse(m) is None]
+    return ListView(moves, refuse)
+
+
+def research_view(state: EuState, player: str, idea: str, idea_type: str) -> ListView[ResearchIdea]:
+    """Research the Event's Idea or not; for an Idea not on display, which unpicked
+    non-Basic Idea of its type goes (16.3 Research Idea)."""
+
+    def refuse(move: object) -> Refusal | None:
+        return fx.refuse_research(state, player, idea, idea_type, move)
+
+    candidates = [ResearchIdea(idea, False), ResearchIdea(idea)]
+    if fx.find_idea(state, idea) is None:
+        candidates += [ResearchIdea(idea, True, r) for r in fx.removable_ideas(state, idea_type)]
+    return ListView([m for m in candidates if refuse(m) is None], refuse)
+
+
+def dnpr_view(
+    state: EuState, dnpr: str, provinces: Sequence[str], capital: str, *, under_towns: bool = True
+) -> ListView[fx.DnprPlacement]:
+    """The one placement of a DNPR's tokens the Event's list allows (16.3 Placing DNPR
+    tokens); none when the DNPR or a Province is unknown."""
+    refused = fx.refuse_dnpr(state, dnpr, provinces, capital)
+    only = (
+        None
+        if refused
+        else fx.dnpr_placement(state, dnpr, provinces, capital, under_towns=under_towns)
+    )
+
+    def refuse(move: object) -> Refusal | None:
+        if refused is not None:
+            return refused
+        if move != only:
+            return Refusal(f"the tokens go as {only}", fx.DNPR)
+        return None
+
+    return ListView([] if only is None else [only], refuse)
+
+
+class TerminateView(MoveView[TerminateAlliance]):
+    """Which Allied Units go when an Active Ally's Alliance ends: a
+    :class:`Distribution` of the loss over the Manpower Reserve and the Armies."""
+
+    def __init__(
+        self, state: EuState, player: str, realm: str, options: EffectOptions = DEFAULT
+    ) -> None:
+        self.state, self.player, self.realm, self.options = state, player, realm, options
+        self.refused = fx.terminate_ignored(state, player, realm)
+        owed = 0 if self.refused else fx.alliance_loss(state, player, realm, options)
+        units = state.land_units.get(player, {})
+        self.areas = sorted(a for a, n in units.items() if n > 0)
+        rooms = [state.realms[player].manpower, *(units[a] for a in self.areas)]
+        self.problem = Distribution.single(room=rooms, total=owed)
+
+    def _move(self, selection: Selection) -> TerminateAlliance:
+        reserve, *armies = (row[0] for row in selection)
+        placed = tuple((a, n) for a, n in zip(self.areas, armies, strict=True) if n)
+        return TerminateAlliance(self.realm, reserve, placed)
+
+    def __iter__(self) -> Iterator[TerminateAlliance]:
+        if self.refused is not None:
+            return iter(())
+        return (self._move(selection) for selection in self.problem)
+
+    def count(self) -> int:
+        return 0 if self.refused is not None else self.problem.count()
+
+    def nth(self, index: int) -> TerminateAlliance:
+        if self.refused is not None:
+            raise IndexError(index)
+        return self._move(self.problem.nth(index))
+
+    def refusal(self, move: object) -> Refusal | None:
+        if isinstance(move, TerminateAlliance) and move.realm != self.realm:
+            return Refusal(f"the Event ends the Alliance with {self.realm}", fx.TERMINATE)
+        return fx.refuse_terminate(self.state, self.player, move, self.options)
+
+
+def terminate_view(
+    state: EuState, player: str, realm: str, options: EffectOptions = DEFAULT
+) -> TerminateView:
+    """End the Alliance with ``realm`` (16.3 Terminate/Remove Alliance)."""
+    return TerminateView(state, player, realm, options)
+
+
+def reject_view(state: EuState, player: str, *, forced: bool) -> ListView[RejectRuler]:
+    """Reject the Event's Ruler, or (when the card allows) not (16.3 Reject Ruler)."""
+
+    def refuse(move: object) -> Refusal | None:
+        return fx.refuse_reject(state, player, move, forced=forced)
+
+    moves = [m for m in (RejectRuler(True), RejectRuler(False)) if refuse(m) is None]
+    return ListView(moves, refuse)
+
+
+def war_view(
+    state: EuState, aggressor: str, targets: Sequence[str], options: EffectOptions = DEFAULT
+) -> ListView[fx.DeclareWar | None]:
+    """The DoW an Event lets the aggressor make on a target it selects: one per eligible
+    target, or the single choice None (no DoW) when none is eligible (16.3 Wars
+    triggered by Events)."""
+    eligible = fx.war_targets(state, aggressor, targets, options)
+    moves: list[fx.DeclareWar | None] = [fx.DeclareWar(aggressor, t) for t in eligible]
+
+    def refuse(move: object) -> Refusal | None:
+        return fx.refuse_war(state, aggressor, targets, move, options)
+
+    return ListView(moves or [None], refuse)

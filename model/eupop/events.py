@@ -27,14 +27,31 @@ from typing import Any, Literal
 from legalis.model.errors import InputError
 
 __all__ = [
+    "CONDITIONS",
+    "EFFECT_OPS",
     "ID_FORMS",
     "SYMBOLS",
+    "Alliance",
     "Catalogue",
+    "ChooseAB",
+    "Condition",
+    "Develop",
+    "EachPlayer",
+    "Effect",
     "Event",
     "EventId",
+    "GainGOp",
+    "If",
+    "Influence",
+    "Marriage",
+    "Merchant",
     "Ruler",
     "Symbol",
+    "Town",
+    "Units",
     "catalogue_from_data",
+    "effect_ops",
+    "effects_from_data",
     "load_catalogue",
     "parse_event_id",
 ]
@@ -132,6 +149,268 @@ class Symbol:
         return body
 
 
+# ---------------------------------------------------------------- the effect language
+#
+# An Event's main text may carry a structured ``effects`` list: each entry a table
+# with an ``op`` naming one of the 16.3 Standard Event effects, or one of the three
+# general guidelines of 16.3 (``choose_ab``, ``each_player``, ``if``).
+
+
+@dataclass(frozen=True, slots=True)
+class Influence:
+    """Gain/place ``amount`` I in the named Areas (16.3 Gain/place Influence)."""
+
+    amount: int
+    areas: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Alliance:
+    """Gain an Alliance with one of ``targets`` (16.3 Gain Alliance)."""
+
+    targets: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Marriage:
+    """Gain a Royal Marriage with one of ``targets`` (16.3 Gain Royal Marriage)."""
+
+    targets: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GainGOp:
+    """Gain a G in one of ``areas`` (16.3 Gain G)."""
+
+    areas: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Town:
+    """Gain a t (``vassal``: a v) on one of ``provinces`` (16.3 Gain/place t or v)."""
+
+    provinces: tuple[str, ...]
+    vassal: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Develop:
+    """Develop one of your Small t into a Large t (16.3)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Merchant:
+    """Gain a Merchant (16.3 Gain Merchant)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Units:
+    """Gain ``count`` Regular Units (``ships``: Ships) in one of ``places``
+    (16.3 Gain Military Unit)."""
+
+    count: int
+    places: tuple[str, ...]
+    ships: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseAB:
+    """An A) or B) choice (16.3): forced when one side cannot be met, either when
+    neither can."""
+
+    a: tuple[Effect, ...]
+    b: tuple[Effect, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EachPlayer:
+    """``effects`` for every player, clockwise from the Active player (16.3)."""
+
+    effects: tuple[Effect, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """A simple condition on "you": ``kind`` one of :data:`CONDITIONS`, ``value`` its
+    argument (a bool, a number, or a Province)."""
+
+    kind: str
+    value: bool | int | str
+
+    def describe(self) -> str:
+        return f"{self.kind} = {self.value!r}"
+
+
+@dataclass(frozen=True, slots=True)
+class If:
+    """``effects`` only when ``condition`` holds; otherwise ignored (16.3)."""
+
+    condition: Condition
+    effects: tuple[Effect, ...]
+
+
+Effect = (
+    Influence
+    | Alliance
+    | Marriage
+    | GainGOp
+    | Town
+    | Develop
+    | Merchant
+    | Units
+    | ChooseAB
+    | EachPlayer
+    | If
+)
+
+# op -> (required fields, optional fields)
+EFFECT_OPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "influence": (("amount", "areas"), ()),
+    "alliance": (("targets",), ()),
+    "marriage": (("targets",), ()),
+    "g": (("areas",), ()),
+    "town": (("provinces",), ("vassal",)),
+    "develop": ((), ()),
+    "merchant": ((), ()),
+    "units": (("count", "places"), ("ships",)),
+    "choose_ab": (("a", "b"), ()),
+    "each_player": (("effects",), ()),
+    "if": (("condition", "effects"), ()),
+}
+# condition -> the type of its value
+CONDITIONS: dict[str, type] = {
+    "at_peace": bool,
+    "at_war": bool,
+    "active": bool,
+    "merchants_below": int,
+    "owns": str,
+}
+
+
+def _names(value: object, source: str | None, path: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not value:
+        raise InputError("expected a non-empty list of names", source=source, path=path)
+    return tuple(_text(item, source, f"{path}[{i}]") for i, item in enumerate(value))
+
+
+def _count(value: object, source: str | None, path: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InputError(f"expected a positive whole number, not {value!r}", source=source,
+                         path=path)  # fmt: skip
+    return value
+
+
+def _flag(value: object, source: str | None, path: str) -> bool:
+    if not isinstance(value, bool):
+        raise InputError(f"expected true or false, not {value!r}", source=source, path=path)
+    return value
+
+
+def _condition(value: object, source: str | None, path: str) -> Condition:
+    if not isinstance(value, dict) or len(value) != 1:
+        raise InputError("expected a table with one condition", source=source, path=path,
+                         allowed=CONDITIONS)  # fmt: skip
+    ((kind, arg),) = value.items()
+    if kind not in CONDITIONS:
+        raise InputError(f"unknown condition {kind!r}", source=source, path=path,
+                         allowed=CONDITIONS)  # fmt: skip
+    wanted = CONDITIONS[kind]
+    if wanted is int:
+        return Condition(kind, _count(arg, source, f"{path}.{kind}"))
+    if wanted is bool:
+        return Condition(kind, _flag(arg, source, f"{path}.{kind}"))
+    return Condition(kind, _text(arg, source, f"{path}.{kind}"))
+
+
+def _effect(value: object, source: str | None, path: str, *, nested: bool) -> Effect:
+    if not isinstance(value, dict):
+        raise InputError("expected an effect table with an op", source=source, path=path)
+    op = value.get("op")
+    if op not in EFFECT_OPS:
+        raise InputError(f"unknown op {op!r}", source=source, path=f"{path}.op",
+                         allowed=EFFECT_OPS)  # fmt: skip
+    required, optional = EFFECT_OPS[str(op)]
+    unknown = sorted(set(value) - {"op", *required, *optional})
+    if unknown:
+        raise InputError(f"unknown field {unknown[0]!r} for op {op}", source=source,
+                         path=f"{path}.{unknown[0]}", allowed=[*required, *optional])  # fmt: skip
+    for name in required:
+        if name not in value:
+            raise InputError(f"op {op} needs {name}", source=source, path=f"{path}.{name}")
+
+    def at(name: str) -> str:
+        return f"{path}.{name}"
+
+    def inner(name: str, *, top: bool = False) -> tuple[Effect, ...]:
+        return effects_from_data(value[name], source=source, path=at(name), nested=nested or top)
+
+    if op == "influence":
+        return Influence(_count(value["amount"], source, at("amount")),
+                         _names(value["areas"], source, at("areas")))  # fmt: skip
+    if op == "alliance":
+        return Alliance(_names(value["targets"], source, at("targets")))
+    if op == "marriage":
+        return Marriage(_names(value["targets"], source, at("targets")))
+    if op == "g":
+        return GainGOp(_names(value["areas"], source, at("areas")))
+    if op == "town":
+        vassal = _flag(value.get("vassal", False), source, at("vassal"))
+        return Town(_names(value["provinces"], source, at("provinces")), vassal)
+    if op == "develop":
+        return Develop()
+    if op == "merchant":
+        return Merchant()
+    if op == "units":
+        ships = _flag(value.get("ships", False), source, at("ships"))
+        return Units(_count(value["count"], source, at("count")),
+                     _names(value["places"], source, at("places")), ships)  # fmt: skip
+    if op == "choose_ab":
+        return ChooseAB(inner("a", top=True), inner("b", top=True))
+    if op == "each_player":
+        if nested:
+            raise InputError("each_player stands at the top of the text or in an if, not "
+                             "inside another each_player or an A)/B) side", source=source,
+                             path=path)  # fmt: skip
+        return EachPlayer(inner("effects", top=True))
+    return If(_condition(value["condition"], source, at("condition")), inner("effects"))
+
+
+def effects_from_data(
+    data: object, *, source: str | None = None, path: str = "effects", nested: bool = False
+) -> tuple[Effect, ...]:
+    """Read an ``effects`` list; each fault is an :class:`InputError` with its path.
+
+    >>> effects_from_data([{"op": "g", "areas": ["saxony"]}])
+    (GainGOp(areas=('saxony',)),)
+    >>> effects_from_data([{"op": "g"}])
+    Traceback (most recent call last):
+    ...
+    legalis.model.errors.InputError: effects[0].areas: op g needs areas
+    """
+    if not isinstance(data, list):
+        raise InputError("expected a list of effect tables", source=source, path=path)
+    return tuple(
+        _effect(item, source, f"{path}[{i}]", nested=nested) for i, item in enumerate(data)
+    )
+
+
+def effect_ops(effects: tuple[Effect, ...]) -> set[str]:
+    """Every op used in ``effects``, nested ones included."""
+    names = {
+        Influence: "influence", Alliance: "alliance", Marriage: "marriage", GainGOp: "g",
+        Town: "town", Develop: "develop", Merchant: "merchant", Units: "units",
+        ChooseAB: "choose_ab", EachPlayer: "each_player", If: "if",
+    }  # fmt: skip
+    found: set[str] = set()
+    for effect in effects:
+        found.add(names[type(effect)])
+        if isinstance(effect, ChooseAB):
+            found |= effect_ops(effect.a) | effect_ops(effect.b)
+        elif isinstance(effect, EachPlayer | If):
+            found |= effect_ops(effect.effects)
+    return found
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """An Event card: id, title, half marking (1, 2 or X; Optional Rule 6), the Realm
@@ -144,6 +423,7 @@ class Event:
     realm: str | None = None
     ruler: Ruler | None = None
     symbols: tuple[Symbol, ...] = ()
+    effects: tuple[Effect, ...] = ()
 
     @property
     def age(self) -> int:
@@ -199,7 +479,7 @@ def _symbol(value: object, source: str | None, path: str) -> Symbol:
     )
 
 
-_EVENT_FIELDS = ("id", "title", "half", "text", "realm", "ruler", "symbols")
+_EVENT_FIELDS = ("id", "title", "half", "text", "realm", "ruler", "symbols", "effects")
 
 
 def _event(entry: object, realms: Mapping[str, str], source: str | None, path: str) -> Event:
@@ -257,6 +537,7 @@ def _event(entry: object, realms: Mapping[str, str], source: str | None, path: s
         realm=None if realm is None else str(realm),
         ruler=ruler,
         symbols=symbols,
+        effects=effects_from_data(entry.get("effects", []), source=source, path=f"{path}.effects"),
     )
 
 

@@ -37,6 +37,7 @@ __all__ = [
     "AreaState",
     "Character",
     "EuState",
+    "Idea",
     "ProvinceState",
     "RealmState",
     "TradeNode",
@@ -143,6 +144,15 @@ class AreaState(_Closed):
         return self.religion
 
 
+class Idea(_Closed):
+    """An Idea card on the Idea display (16.3 Research Idea): Basic or not, and the
+    players who have picked (Researched) it."""
+
+    name: str
+    basic: bool = False
+    picked_by: list[str] = Field(default_factory=list)
+
+
 class TradeNode(_Closed):
     maritime: bool = True
     expanded: bool = False
@@ -182,6 +192,11 @@ class EuState(_Closed):
     upcoming_power_struggle: str | None = Field(default=None, description="The Upcoming one.")
     active_power_struggle: str | None = Field(default=None, description="The Active one.")
     revolutionary_tokens: int = Field(default=0, ge=0, description="^ tokens available.")
+    idea_display: dict[str, list[Idea | None]] = Field(
+        default_factory=dict,
+        description="Per Idea type, its column of the Idea display, row by row (None: empty).",
+    )
+    idea_deck: list[str] = Field(default_factory=list, description="Ideas in the Idea deck.")
     map_spec: str | dict[str, Any] = Field(
         default="bundled", alias="map", description="'bundled', or a map of its own."
     )
@@ -337,6 +352,25 @@ class EuState(_Closed):
                         yield f"{label}.{player}.{place}", "unknown place"
                     if count < 0:
                         yield f"{label}.{player}.{place}", "a negative count"
+        rows = {len(column) for column in self.idea_display.values()}
+        if len(rows) > 1:
+            yield "idea_display", "every column of the Idea display has the same rows"
+        seen_ideas: set[str] = set(self.idea_deck)
+        if len(seen_ideas) != len(self.idea_deck):
+            yield "idea_deck", "an Idea is in the deck twice"
+        for kind, column in self.idea_display.items():
+            for row, idea in enumerate(column):
+                if idea is None:
+                    continue
+                where = f"idea_display.{kind}.{row}"
+                if idea.name in seen_ideas:
+                    yield where, f"Idea {idea.name!r} is twice in the display or also in the deck"
+                seen_ideas.add(idea.name)
+                for player in idea.picked_by:
+                    if player not in self.players:
+                        yield f"{where}.picked_by", f"{player!r} is not a player"
+                if len(set(idea.picked_by)) != len(idea.picked_by):
+                    yield f"{where}.picked_by", "a player picked the Idea twice"
         for node, trade in self.trade_nodes.items():
             for player, count in trade.merchants.items():
                 if player not in self.players or count < 0:

@@ -568,3 +568,89 @@ def test_draw_bad_input_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     code, _, err = run(capsys, "draw", "--game", "eupop", "--state", str(state),
                        "--out", str(tmp_path / "m.svg"), "--spread", "plague")  # fmt: skip
     assert code == 2 and "--spread" in err
+
+
+def test_verify_eupop_exit_codes(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, _ = run(capsys, "verify", "--game", "eupop", "--json")
+    assert code == 0 and json.loads(out)["ok"] is True
+    from legalis.model.eupop.properties import influence_claim
+    from legalis.verify import eupop
+
+    monkeypatch.setattr(eupop, "all_claims", lambda: [influence_claim(discard_short=1)])
+    code, out, _ = run(capsys, "verify", "--game", "eupop", "--json")
+    body = json.loads(out)
+    assert code == 1 and body["findings"][0]["code"] == "proof.failed"
+    assert body["proofs"][0]["counterexample"]
+
+
+def _eupop_state(tmp_path: Path) -> Path:
+    state = {
+        "players": ["france", "england"],
+        "active": "france",
+        "realms": {"france": {"kind": "player", "alliance_markers": 1},
+                   "england": {"kind": "player"},
+                   "saxony_realm": {"kind": "npr"}, "bavaria_realm": {"kind": "npr"}},
+        "provinces": {"S1": {"owner": "saxony_realm"}, "B1": {"owner": "bavaria_realm"}},
+        "map": {"area": [{"id": "saxony", "provinces": ["S1"], "borders": ["bavaria"]},
+                         {"id": "bavaria", "provinces": ["B1"], "borders": ["saxony"]}],
+                "sea": []},
+    }  # fmt: skip
+    path = tmp_path / "eu.json"
+    path.write_text(json.dumps(state), encoding="utf-8")
+    return path
+
+
+def test_resolve_stops_at_the_first_decision_and_replays_choices(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # 16.3 Gain Alliance: 354B names Saxony or Bavaria; france picks
+    path = str(_eupop_state(tmp_path))
+    code, out, _ = run(capsys, "resolve", "--game", "eupop", "--state", path, "--event", "354B")
+    assert code == 0 and "2 legal choices" in out and "bavaria_realm" in out
+    nxt = tmp_path / "next.json"
+    code, out, _ = run(capsys, "resolve", "--game", "eupop", "--state", path, "--event", "354B",
+                       "--choose", "2", "--out", str(nxt), "--json")  # fmt: skip
+    body = json.loads(out)
+    assert code == 0 and body["log"][0]["chosen"] == {"target": "bavaria_realm",
+                                                       "take_back": None}  # fmt: skip
+    assert json.loads(nxt.read_text())["realms"]["bavaria_realm"]["ally"] == "france"
+    code, out, _ = run(capsys, "resolve", "--game", "eupop", "--state", path, "--event", "354B",
+                       "--choose", "3")  # fmt: skip
+    assert code == 1 and "[16.3 Gain Alliance]" in out
+
+
+def test_resolve_auto_is_reproducible(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = str(_eupop_state(tmp_path))
+    argv = ("resolve", "--game", "eupop", "--state", path, "--event", "354B", "--auto",
+            "--seed", "3", "--json")  # fmt: skip
+    first = run(capsys, *argv)
+    assert first[0] == 0 and first == run(capsys, *argv)
+    body = json.loads(first[1])
+    assert "default 'first'" in body["log"][0]["decided_by"]
+    assert body["state"]["realms"]["saxony_realm"]["ally"] == "france"
+
+
+def test_eupop_moves_list_count_and_check(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = str(_eupop_state(tmp_path))
+    base = ("moves", "--game", "eupop", "--state", path, "--player", "france")
+    code, out, _ = run(capsys, *base, "--effect", "influence", "--amount", "2",
+                       "--areas", "saxony,bavaria", "--count")  # fmt: skip
+    assert code == 0 and out.startswith("3 legal moves")
+    code, out, _ = run(capsys, *base, "--effect", "alliance", "--targets", "saxony_realm",
+                       "--check", '{"target": "bavaria_realm"}')  # fmt: skip
+    assert code == 1 and "[16.3 Gain Alliance]" in out
+    code, out, _ = run(capsys, *base, "--effect", "g", "--areas", "saxony",
+                       "--check", '{"area": "saxony"}', "--json")  # fmt: skip
+    assert code == 0 and json.loads(out)["legal"] is True
+    code, _, err = run(capsys, *base, "--effect", "influence", "--areas", "saxony")
+    assert code == 2 and "--amount" in err
+
+
+def test_resolve_bad_input_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = str(_eupop_state(tmp_path))
+    code, _, err = run(capsys, "resolve", "--game", "eupop", "--state", path, "--event", "999B")
+    assert code == 2 and "--event" in err and len(err.strip().splitlines()) == 1

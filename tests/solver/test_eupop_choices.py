@@ -10,7 +10,7 @@ from legalis.model.eupop import effects as fx
 from legalis.model.eupop.state import EuState, state_from_json
 from legalis.solver import eupop as views
 
-from tests.model.test_eupop_effects import make
+from tests.model.test_eupop_effects import idea_state, make, with_realms
 
 
 def brute_influence(state: EuState, player: str, amount: int, areas: list[str]) -> int:
@@ -126,3 +126,82 @@ def test_units_view() -> None:
     both_directions(view, cands, lambda m: fx.apply_units(state, "france", 5, ["a", "b", "c"], m))
     blocked = make(realms=realms, land_units={"spain": {"a": 1, "b": 1, "c": 1}})
     assert views.units_view(blocked, "france", 2, ["a", "b", "c"]).count() == 0
+
+
+def test_action_and_reject_views() -> None:
+    state = make()
+    view = views.action_view(state, "france", "Declare War")
+    # 16.3 Gain Action: take it immediately or decline
+    assert list(view) == [fx.TakeAction("Declare War"), fx.TakeAction("Declare War", False)]
+    cands: list[object] = [fx.TakeAction("Explore"), fx.TakeAction("Explore", False), "take"]
+    both_directions(view, cands, lambda m: state)
+    # 16.3 Reject Ruler: forced leaves one choice, offered two
+    forced = views.reject_view(state, "france", forced=True)
+    assert list(forced) == [fx.RejectRuler()]
+    both_directions(forced, [fx.RejectRuler(False)],
+                    lambda m: fx.apply_reject(state, "france", "X", m, forced=True)[0])  # fmt: skip
+    assert views.reject_view(state, "france", forced=False).count() == 2
+
+
+def test_research_view() -> None:
+    state = idea_state()
+    view = views.research_view(state, "france", "x1", "military")
+    # 16.3 Research Idea: not Research, or Research and remove m2 (the only removable)
+    assert list(view) == [fx.ResearchIdea("x1", False), fx.ResearchIdea("x1", True, "m2")]
+    cands = [fx.ResearchIdea(i, r, x) for i in ("x1", "m2") for r in (True, False)
+             for x in (None, "m1", "m2", "m3", "t1")]  # fmt: skip
+    both_directions(
+        view, cands, lambda m: fx.apply_research(state, "france", "x1", "military", m)[0]
+    )
+    shown = views.research_view(state, "france", "m3", "military")
+    assert list(shown) == [fx.ResearchIdea("m3", False), fx.ResearchIdea("m3")]
+    # t2 is france's already: only "not Research" remains
+    assert list(views.research_view(state, "france", "t2", "trade")) == [
+        fx.ResearchIdea("t2", False)]  # fmt: skip
+
+
+def test_dnpr_view() -> None:
+    realms = with_realms(saxon={"kind": "dnpr", "color": "green"})
+    state = make(realms=realms)
+    view = views.dnpr_view(state, "saxon", ["P1", "P2", "R1"], "P2")
+    # 16.3 Placing DNPR tokens: one placement, R1's token beneath france's t
+    assert list(view) == [fx.DnprPlacement("saxon", "P2", ("P1",), ("R1",), ())]
+    other = fx.DnprPlacement("saxon", "P2", ("P1", "R1"), (), ())
+    both_directions(view, [other], lambda m: fx.apply_dnpr(state, m))
+    assert views.dnpr_view(state, "npr1", ["P1"], "P1").count() == 0
+
+
+def test_terminate_view_counts() -> None:
+    realms = with_realms(
+        npr1={"ally": "france", "active_ally": True, "tax_income": 7},
+        france={"manpower": 2, "enemies": ["spain"]},
+    )
+    state = make(realms=realms, land_units={"france": {"a": 2, "b": 1}})
+    view = views.terminate_view(state, "france", "npr1")
+    # 16.3 Terminate/Remove Alliance: lose 7 // 2 = 3 from Reserve (2), a (2) or b (1)
+    brute = [(r, x, y) for r in range(3) for x in range(3) for y in range(2) if r + x + y == 3]
+    assert view.count() == len(brute) == len(list(view))
+    for index, move in enumerate(view):
+        assert view.nth(index) == move
+    cands = [
+        fx.TerminateAlliance(
+            realm, r, tuple((a, n) for a, n in (("a", x), ("b", y)) if n)
+        )
+        for realm in ("npr1", "npr2") for r in range(4) for x in range(4) for y in range(3)
+    ]  # fmt: skip
+    both_directions(view, cands, lambda m: fx.apply_terminate(state, "france", m))
+    assert views.terminate_view(state, "england", "npr1").count() == 0
+
+
+def test_war_view() -> None:
+    state = make(realms=with_realms(npr1={"ally": "france"}))
+    view = views.war_view(state, "france", ["npr1", "npr2", "spain"])
+    # 16.3 Wars triggered by Events: the eligible targets; "no DoW" is refused
+    assert list(view) == [fx.DeclareWar("france", "npr2"), fx.DeclareWar("france", "spain")]
+    cands: list[object] = [None, fx.DeclareWar("france", "npr1"), fx.DeclareWar("spain", "npr2")]
+    cands += [fx.DeclareWar("france", "npr2", (1, 2, 3)), fx.DeclareWar("france", "england")]
+    both_directions(view, cands, lambda m: state)
+    # no eligible target: the one choice is no DoW
+    assert list(views.war_view(state, "france", ["npr1"])) == [None]
+    passed = make(realms=with_realms(france={"passed": True}))
+    assert list(views.war_view(passed, "france", ["npr2"])) == [None]
