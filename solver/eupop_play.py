@@ -26,12 +26,13 @@ returned as pending. The same seed and numbers give the same log and state.
 
 from __future__ import annotations
 
+import dataclasses
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any
 
-from legalis.model.core.views import ListView, MoveView, RandomSource
+from legalis.model.core.views import ListView, MoveView, RandomSource, Refusal
 from legalis.model.errors import IllegalMoveError, InputError
 from legalis.model.eupop import effects as fx
 from legalis.model.eupop import religion, secondary
@@ -187,7 +188,29 @@ class _Run:
         move = self.decide(_rule(effect), player, _simple_view(state, player, effect, self.options))
         if move is None:
             return state
-        return self.apply(state, player, effect, move)
+        state = self.apply(state, player, effect, move)
+        if self.options.inclusive_or == "several" and isinstance(effect, LISTED):
+            state = self.several(state, player, effect, {_item(move)})
+        return state
+
+    def several(self, state: EuState, player: str, effect: Listed, taken: set[str]) -> EuState:
+        """16.3 "or" is inclusive: after one of the listed items, the player may take
+        the effect again for another of them, or stop."""
+        while True:
+            rest = tuple(i for i in _items(effect) if i not in taken)
+            if not rest:
+                return state
+            more = _not_undoing(
+                _simple_view(state, player, _narrowed(effect, rest), self.options), taken
+            )
+            if not more:
+                return state
+            move = self.decide(_rule(effect) + ": another (\"or\" is inclusive)", player,
+                               OrStop(more))  # fmt: skip
+            if move is None or move == STOP:
+                return state
+            state = self.apply(state, player, effect, move)
+            taken.add(_item(move))
 
     def choose_ab(self, state: EuState, player: str, effect: ChooseAB) -> EuState:
         can_a = self.side_met(state, player, effect.a)
@@ -249,6 +272,88 @@ class _Run:
             return view.nth(0)
         assert self.choose is not None
         return self.choose(Step(rule, player, view))
+
+
+Listed = Alliance | Marriage | GainGOp | Town
+LISTED = (Alliance, Marriage, GainGOp, Town)
+
+
+@dataclass(frozen=True)
+class Stop:
+    """The choice to take an inclusive-"or" effect for no further item."""
+
+    stop: bool = True
+
+
+STOP = Stop()
+
+
+class OrStop(MoveView[Any]):
+    """The legal moves of ``view``, then :data:`STOP` (the last choice).
+
+    >>> from legalis.model.core.views import ListView
+    >>> both = OrStop(ListView(["a"], lambda m: None))
+    >>> list(both), both.count(), both.refusal(STOP) is None
+    (['a', Stop(stop=True)], 2, True)
+    """
+
+    def __init__(self, view: MoveView[Any]) -> None:
+        self.view = view
+
+    def __iter__(self) -> Iterator[Any]:
+        yield from self.view
+        yield STOP
+
+    def count(self) -> int:
+        return self.view.count() + 1
+
+    def nth(self, index: int) -> Any:
+        return STOP if index == self.view.count() else self.view.nth(index)
+
+    def refusal(self, move: object) -> Refusal | None:
+        return None if move == STOP else self.view.refusal(move)
+
+
+def _not_undoing(view: MoveView[Any], taken: set[str]) -> MoveView[Any]:
+    """``view`` without the moves that take back a marker this effect has just placed:
+    such a move only trades one listed item for another, which the first pick could
+    have done (16.3 Gain Alliance: taking an A from the map)."""
+    kept = [m for m in view if getattr(m, "take_back", None) not in taken]
+
+    def refuse(move: object) -> Refusal | None:
+        if getattr(move, "take_back", None) in taken:
+            return Refusal(
+                "that marker was placed by this effect: taking it back only trades items",
+                _rule_of_move(move),
+            )
+        return view.refusal(move)
+
+    return ListView(kept, refuse)
+
+
+def _rule_of_move(move: object) -> str:
+    return fx.MARRIAGE if isinstance(move, fx.GainMarriage) else fx.ALLIANCE
+
+
+def _items(effect: Listed) -> tuple[str, ...]:
+    if isinstance(effect, Alliance | Marriage):
+        return effect.targets
+    return effect.areas if isinstance(effect, GainGOp) else effect.provinces
+
+
+def _narrowed(effect: Listed, items: tuple[str, ...]) -> Listed:
+    if isinstance(effect, Alliance | Marriage):
+        return dataclasses.replace(effect, targets=items)
+    if isinstance(effect, GainGOp):
+        return dataclasses.replace(effect, areas=items)
+    return dataclasses.replace(effect, provinces=items)
+
+
+def _item(move: Any) -> str:
+    for name in ("target", "area", "province"):
+        if hasattr(move, name):
+            return str(getattr(move, name))
+    raise TypeError(f"no listed item in {move!r}")
 
 
 def _rule(effect: Effect) -> str:

@@ -78,9 +78,13 @@ class PlayOptions:
     the first legal choice in the view's order; ``"random"`` a uniform draw from the
     seeded source. ``ab_default``: the side ``--auto`` picks when both A) and B) are
     open (default ``"A"``). ``ab_met``: a side "can be met" when ``"all"`` (default)
-    of its effects can take effect, or ``"any"`` of them.
+    of its effects can take effect, or ``"any"`` of them. ``inclusive_or``: an effect
+    naming a list of targets, Areas or Provinces ("X, Y or Z") may be taken for
+    ``"several"`` of them (default; 16.3: "or" is inclusive, "you may pick any, or
+    even several"), one after another until the player stops, or for ``"one"``.
     """
 
+    inclusive_or: Literal["several", "one"] = "several"
     player_default: Literal["first", "random"] = "first"
     ab_default: Literal["A", "B"] = "A"
     ab_met: Literal["all", "any"] = "all"
@@ -142,9 +146,10 @@ def resolve_card_symbols(
 ) -> EuState:
     """16.5: the symbols left to right; a new state.
 
-    Without ``choose``, every symbol follows its auto-resolution rules. With it, the
-    Active player's choices go to ``choose(rule, player, view)`` (the answer is
-    checked against the view), and the others follow the auto-resolution rules."""
+    Without ``choose``, every symbol follows its auto-resolution rules. With it, each
+    player's own choices go to ``choose(rule, player, view)`` (the answer is checked
+    against the view): the Active player's, and those a symbol leaves to each
+    affected player (:func:`~legalis.model.eupop.secondary.resolve_symbols`)."""
     options = options or PlayOptions()
     for symbol in symbols:
         kind = _SPREADS.get(symbol.name)

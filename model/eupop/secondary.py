@@ -723,16 +723,18 @@ def resolve_symbols(
 ) -> EuState:
     """Resolve a card's symbols left to right; a new state.
 
-    The Active player's choices go to ``choose(rule, player, view)`` when given (its
-    answer is checked against the view); every other choice, and all choices when
-    ``choose`` is None or there is no Active player (16.4), follow the
-    auto-resolution rules and the defaults of ``options``."""
+    Every player's choice goes to ``choose(rule, player, view)`` when it is given:
+    the Active player's, and each affected player's own where the symbol lets them
+    pick (Native Uprising, Disloyal Vassals: "any affected PR must pick"); the
+    answer is checked against the view. With no ``choose``, or no Active player
+    (an unpicked Event, 16.4), every choice follows the auto-resolution rules and
+    the defaults of ``options``."""
     options = options or SecondaryOptions()
     draw: RandomSource = rng if rng is not None else _NoDraw()
     active = state.active
 
     def pick(rule: str, player: str, view: ListView[Any], auto: Callable[[], Any]) -> Any:
-        if choose is not None and player == active and view:
+        if choose is not None and active is not None and view:
             move = choose(rule, player, view)
             _check(view, move)
             log.decide(rule, f"chosen by {player}", list(view), move)

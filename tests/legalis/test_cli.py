@@ -610,6 +610,8 @@ def test_resolve_stops_at_the_first_decision_and_replays_choices(
     code, out, _ = run(capsys, "resolve", "--game", "eupop", "--state", path, "--event", "354B")
     assert code == 0 and "2 legal choices" in out and "bavaria_realm" in out
     nxt = tmp_path / "next.json"
+    # france has 1 A: Saxony after Bavaria could only take back the A just placed, so
+    # the inclusive "or" (16.3) offers nothing more and one choice resolves the Event
     code, out, _ = run(capsys, "resolve", "--game", "eupop", "--state", path, "--event", "354B",
                        "--choose", "2", "--out", str(nxt), "--json")  # fmt: skip
     body = json.loads(out)

@@ -387,6 +387,21 @@ def test_disloyal_vassals_most_v_and_active_places_no_rebels() -> None:
     assert new.provinces["A2"].unrest and new.provinces["A2"].rebels == 0
 
 
+def test_each_affected_player_picks_its_own_disloyal_area() -> None:
+    # 16.5 Disloyal Vassals: "any affected PR must pick an Area": england picks, though
+    # france is the Active player
+    state = state_from_json({**disloyal_state().to_json(), "active": "france"})
+    asked: list[tuple[str, str, list[Any]]] = []
+
+    def choose(rule: str, player: str, view: Any) -> Any:
+        asked.append((rule, player, list(view)))
+        return list(view)[-1]
+
+    new = resolve_symbols(state, [Symbol("disloyal_vassals")], log=ResolutionLog(), choose=choose)
+    assert asked == [("16.5 Disloyal Vassals", "england", ["a", "b"])]
+    assert new.provinces["B1"].unrest and not new.provinces["A1"].unrest  # england chose b
+
+
 # ---------------------------------------------------------------------- DNPR Expansion
 
 

@@ -11,7 +11,7 @@ from legalis.model.eupop.events import Symbol, effects_from_data
 from legalis.model.eupop.play import PlayOptions
 from legalis.model.eupop.resolution import ResolutionLog
 from legalis.model.eupop.state import EuState, state_from_json
-from legalis.solver.eupop_play import Step, replay, resolve_event
+from legalis.solver.eupop_play import STOP, Step, replay, resolve_event
 
 MAP = {
     "area": [
@@ -149,8 +149,11 @@ def test_interactive_steps_offer_only_accepted_choices() -> None:
         assert all(step.view.refusal(move) is None for move in step.view)
         choices.append(step.view.count())
         picks.append(step.view.nth(step.view.count() - 1))
+    # 16.3: "or" is inclusive: after a G in one Area, another in the other, or stop
     assert [step.rule for step in seen] == ["16.3 Gain/place Influence", "16.3 Gain G",
+                                            '16.3 Gain G: another ("or" is inclusive)',
                                             "16.5 Pirates"]  # fmt: skip
+    assert picks[2] == STOP
     assert outcome.state is not None
     ((area, placed),) = picks[0].placed
     assert outcome.state.areas[area].influence == {"england": placed}
@@ -163,3 +166,28 @@ def test_a_refused_choice_names_the_rule() -> None:
     with pytest.raises(IllegalMoveError) as caught:
         replay(state(), effects, (), choices=[3], seed=0)
     assert caught.value.rule == "16.3 Gain G"
+
+
+def test_or_is_inclusive_several_items_may_be_taken() -> None:
+    # 16.3: "we use the word 'or' in an inclusive sense; you may pick any, or even
+    # several": england, with 2 A, allies with npr_a and then npr_b
+    realms = {**state().to_json()["realms"]}
+    realms["england"] = {**realms["england"], "alliance_markers": 2}
+    rich = state(realms=realms)
+    data = [{"op": "alliance", "targets": ["npr_a", "npr_b"]}]
+    new, log = auto(rich, data)
+    assert (new.realms["npr_a"].ally, new.realms["npr_b"].ally) == ("england", "england")
+    assert new.realms["england"].alliance_markers == 0
+    assert log.decisions[-1].rule.endswith("NPRs say yes")
+    # the named option "one" reads "or" as one item only
+    one, _ = auto(rich, data, options=PlayOptions(inclusive_or="one"))
+    assert [one.realms[r].ally for r in ("npr_a", "npr_b")] == ["england", None]
+    # interactively the player may stop after the first
+    effects = effects_from_data(data)
+    first = replay(rich, effects, (), choices=[1], seed=0)
+    step = first.pending
+    assert step is not None and step.rule == '16.3 Gain Alliance: another ("or" is inclusive)'
+    assert list(step.view)[-1] == STOP and step.view.count() == 2
+    stopped = replay(rich, effects, (), choices=[1, 2], seed=0)
+    assert stopped.pending is None and stopped.state is not None
+    assert stopped.state.realms["npr_b"].ally is None
