@@ -909,6 +909,7 @@ def demo_command(
         "simulation": stats,
         "verify": report.to_json(),
         "coin_events": _coin_demo(),
+        "eupop": _eupop_demo(seed),
     }
     if as_json:
         _emit_json(body)
@@ -949,6 +950,51 @@ def demo_command(
         out.print(
             f"refused: {shown['refused']['reason']} [{shown['refused']['rule']}]", markup=False
         )
+    eupop = body["eupop"]
+    out.rule("Europa Universalis: The Price of Power: the event system (chapter 16)")
+    for faith, areas in eupop["clusters"]:
+        out.print(f"{faith} cluster: {', '.join(areas)}")
+    spread = eupop["spread"]
+    out.print(f"Spread of Religious Ideas: {spread['count']} legal first placements, e.g. "
+              f"{', '.join(spread['first'])}")  # fmt: skip
+    influence = eupop["influence"]
+    where = ", ".join(influence["areas"])
+    out.print(f"{influence['player']} places {influence['amount']} Influence in {where}: "
+              f"{influence['count']} legal placements")  # fmt: skip
+    out.print(f"event {eupop['event']} auto-resolved (seed {seed}):")
+    for line in eupop["log"]:
+        out.print(f"  {line}", markup=False)
+
+
+def _eupop_demo(seed: int) -> dict[str, Any]:
+    """The bundled EU:PoP state: its religion clusters, the first placements of a
+    spread, an Influence count, and one Event resolved automatically."""
+    import itertools
+    import random
+
+    from legalis.model.eupop.events import load_catalogue
+    from legalis.model.eupop.religion import SpreadProgress, religion_clusters, spread_moves
+    from legalis.model.eupop.resolution import ResolutionLog
+    from legalis.model.eupop.state import bundled_state
+    from legalis.solver.eupop_play import effect_view, resolve_event
+
+    state = bundled_state()
+    spread = spread_moves(state, SpreadProgress("religion"))
+    areas = ["saxony", "bohemia", "lombardy", "central_italy"]
+    influence, _ = effect_view(state, "influence", "france", amount=3, areas=areas)
+    event = load_catalogue().events["13A-2"]
+    log = ResolutionLog()
+    resolve_event(state, event.effects, event.symbols, log=log, rng=random.Random(seed))
+    return {
+        "clusters": [(faith, sorted(group)) for faith, group in religion_clusters(state)],
+        "spread": {
+            "count": spread.count(),
+            "first": [f"{p.token} in {p.area}" for p in itertools.islice(spread, 4)],
+        },
+        "influence": {"player": "france", "amount": 3, "areas": areas, "count": influence.count()},
+        "event": event.id.text,
+        "log": log.lines(),
+    }
 
 
 def _coin_demo() -> list[dict[str, Any]]:
@@ -1101,7 +1147,7 @@ def deck_command(
 ) -> None:
     """Prepare an EU:PoP scenario's Event Deck per Age (16) and lay out the first
     display (16.2); report the deck's problems (16.1) and exit 1 if there are any."""
-    from legalis.model.eupop.deck import check_scenario, draw_display, load_scenario, prepare_age
+    from legalis.model.eupop.deck import deck_document, load_scenario
     from legalis.model.eupop.events import load_catalogue
 
     name = _game_name(game_name, game_option)
@@ -1110,21 +1156,8 @@ def deck_command(
     catalogue, scenario = load_catalogue(), load_scenario(scenario_name)
     if age is not None and age not in scenario.ages:
         raise InputError(f"Age {age} is not in the scenario", path="--age", allowed=scenario.ages)
-    ages = [age] if age is not None else sorted(scenario.ages)
-    problems = check_scenario(scenario, catalogue, ages)
-    body: dict[str, Any] = {"scenario": scenario.name, "seed": seed,
-                            "problems": [problem.to_json() for problem in problems]}  # fmt: skip
-    if not problems:
-        from legalis.model.eupop.deck import EventDeck
-
-        rng = LoggedRandom(seed)
-        decks = [prepare_age(scenario, catalogue, a, rng, randomize_x=randomize_x) for a in ages]
-        count = players if players is not None else len(scenario.realms)
-        names = [*scenario.realms, *(f"player{n}" for n in range(len(scenario.realms), count))]
-        first = EventDeck(decks[0].age, decks[0].cards, ())
-        display, _ = draw_display(first, names[:count])
-        body["ages"] = [deck.to_json() for deck in decks]
-        body["display"] = display.to_json()
+    body, problems = deck_document(scenario, catalogue, seed, ages=None if age is None else [age],
+                                   randomize_x=randomize_x, players=players)  # fmt: skip
     if as_json:
         _emit_json(body)
     else:
@@ -1142,7 +1175,9 @@ def deck_command(
 def draw_command(
     game_name: Annotated[str | None, typer.Argument(help="Game name (eupop).")] = None,
     game_option: GameOpt = None,
-    state_path: Annotated[Path | None, typer.Option("--state", help="State JSON file.")] = None,
+    state_path: Annotated[
+        Path | None, typer.Option("--state", help="State JSON file (default: the sample).")
+    ] = None,
     out_path: Annotated[Path, typer.Option("--out", help="The SVG file to write.")] = Path(
         "map.svg"
     ),
@@ -1154,7 +1189,6 @@ def draw_command(
     """Draw an EU:PoP map as SVG: faiths, borders, sea links, clusters, and the
     Areas the next 16.5 spread placement may reach."""
     from legalis.eupop_draw import draw_spread
-    from legalis.model.eupop.state import state_from_json
 
     name = _game_name(game_name, game_option)
     if name != "eupop":
@@ -1163,10 +1197,7 @@ def draw_command(
         raise InputError(
             f"unknown spread {spread!r}", path="--spread", allowed=["religion", "revolution"]
         )
-    if state_path is None:
-        raise InputError("give a state file", path="--state")
-    state = state_from_json(_read_json(state_path), source=str(state_path))
-    summary = draw_spread(state, out_path, spread)
+    summary = draw_spread(_eupop_state(state_path), out_path, spread)
     if as_json:
         _emit_json(summary)
         return
@@ -1179,10 +1210,11 @@ def _names(text: str) -> list[str]:
 
 
 def _eupop_state(state_path: Path | None) -> Any:
-    from legalis.model.eupop.state import state_from_json
+    """The state file, or with none the bundled sample state."""
+    from legalis.model.eupop.state import bundled_state, state_from_json
 
     if state_path is None:
-        raise InputError("give a state file", path="--state")
+        return bundled_state()
     return state_from_json(_read_json(state_path), source=str(state_path))
 
 
@@ -1242,47 +1274,28 @@ def resolve_command(
 ) -> None:
     """Resolve an EU:PoP Event (16.3, 16.5): with --auto all of it; otherwise up to the
     first decision not answered by --choose, listing its legal choices."""
-    import random
-
     from legalis.model.errors import IllegalMoveError
     from legalis.model.eupop.events import load_catalogue
-    from legalis.model.eupop.play import jsonable, log_json
-    from legalis.model.eupop.resolution import ResolutionLog
-    from legalis.model.eupop.state import EuState
-    from legalis.solver.eupop_play import replay, resolve_event
+    from legalis.model.eupop.play import jsonable
+    from legalis.solver.eupop_play import resolve
 
     name = _game_name(game_name, game_option)
     if name != "eupop":
         raise InputError(f"no event resolution for {name!r}", path="--game", allowed=["eupop"])
     state = _eupop_state(state_path)
-    catalogue = load_catalogue(catalogue_path)
-    if event_id is None or event_id not in catalogue.events:
-        raise InputError(f"unknown event {event_id!r}", path="--event",
-                         allowed=sorted(catalogue.events))  # fmt: skip
-    event = catalogue.events[event_id]
-    if auto and choose:
-        raise InputError("--auto makes every choice: give no --choose", path="--choose")
-    pending = None
-    final: EuState | None = None
-    if auto:
-        log = ResolutionLog()
-        final = resolve_event(state, event.effects, event.symbols, log=log,
-                              rng=random.Random(seed))  # fmt: skip
-    else:
-        try:
-            outcome = replay(state, event.effects, event.symbols, choices=choose or [], seed=seed)
-        except IllegalMoveError as refused:
-            if as_json:
-                _emit_json({"event": event_id, "refused": refused.reason, "rule": refused.rule})
-            else:
-                out.print(f"refused: {refused.reason} [{refused.rule}]", markup=False)
-            raise typer.Exit(EXIT_FINDINGS) from None
-        log, final, pending = outcome.log, outcome.state, outcome.pending
-    body: dict[str, Any] = {"event": event_id, "seed": seed, "log": log_json(log)}
-    if pending is not None:
-        body["pending"] = pending.to_json()
-    elif final is not None and out_path is None:
-        body["state"] = final.to_json()
+    event = load_catalogue(catalogue_path).event(event_id, path="--event")
+    try:
+        outcome = resolve(state, event.effects, event.symbols, auto=auto, choices=choose or [],
+                          seed=seed)  # fmt: skip
+    except IllegalMoveError as refused:
+        if as_json:
+            _emit_json({"event": event_id, "refused": refused.reason, "rule": refused.rule})
+        else:
+            out.print(f"refused: {refused.reason} [{refused.rule}]", markup=False)
+        raise typer.Exit(EXIT_FINDINGS) from None
+    log, final, pending = outcome.log, outcome.state, outcome.pending
+    body: dict[str, Any] = {"event": event_id, "seed": seed,
+                            **outcome.to_json(with_state=out_path is None)}  # fmt: skip
     if final is not None and out_path is not None:
         out_path.write_text(json.dumps(final.to_json(), indent=2) + "\n", encoding="utf-8")
         body["wrote"] = str(out_path)

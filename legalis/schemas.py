@@ -7,8 +7,9 @@ and the tests check that the committed files are the ones the code makes.
 
 >>> found = schemas()
 >>> sorted(found)  # doctest: +NORMALIZE_WHITESPACE
-['coin-deck', 'coin-deck-report', 'coin-event-move', 'finding', 'fitl-state',
- 'fixture', 'fixture-manifest', 'lod-state', 'sevenyears-move', 'sevenyears-state']
+['coin-deck', 'coin-deck-report', 'coin-event-move', 'eupop-state', 'finding',
+ 'fitl-state', 'fixture', 'fixture-manifest', 'lod-state', 'sevenyears-move',
+ 'sevenyears-state']
 >>> found["lod-state"]["$schema"], found["lod-state"]["title"]
 ('https://json-schema.org/draft/2020-12/schema', 'Liberty or Death state')
 """
@@ -25,6 +26,7 @@ from typing import Any
 from legalis.model.coin.deck import deck_json_schema
 from legalis.model.coin.gamedata import GAME_PACKAGES, load_game_data
 from legalis.model.coin.schema import state_document_model
+from legalis.model.eupop.state import EuState
 from legalis.model.sevenyears.schema import move_document_model
 from legalis.model.sevenyears.schema import state_document_model as sevenyears_state_model
 from legalis.solver.events import EventMoveDocument
@@ -71,6 +73,14 @@ def _sources() -> dict[str, _Source]:
             "it: pieces, Support and markers of every space and box, tracks, flags, "
             "lasting effects, eligibility, Leaders and kept lists.",
         )
+    found["eupop-state"] = (
+        lambda: EuState.model_json_schema(by_alias=True, mode="validation"),
+        "EU:PoP event-system state",
+        "A state of the event system of Europa Universalis: The Price of Power, as "
+        "EuState.to_json writes it and state_from_json reads it: Realms, Provinces, Areas, "
+        "Sea Zones, Trade Nodes, the Papal Curia, Power Struggles and the Idea display "
+        "(legalis moves/resolve --game eupop, the `state` of POST /v1/eupop/...).",
+    )
     found["coin-event-move"] = (
         EventMoveDocument.model_json_schema,
         "COIN event move",

@@ -242,6 +242,178 @@ class DeckReport(BaseModel):
     findings: list[JsonObject]
 
 
+# ---------------------------------------------------------------------- EU:PoP request and response
+
+EuStateField = Field(
+    description="An EU:PoP event-system state (docs/schemas/eupop-state.schema.json)."
+)
+EU_NAMES = 64  # the most names one list of an effect's parameters may hold
+EU_AMOUNT = 20  # the largest amount of Influence or Units an effect is asked about
+EU_EXAMPLE_STATE: JsonObject = {
+    "players": ["france", "england"],
+    "active": "france",
+    "realms": {
+        "france": {"kind": "player", "alliance_markers": 2, "merchants": 2},
+        "england": {"kind": "player", "alliance_markers": 1},
+        "saxony_realm": {"kind": "npr", "capital": "Dresden", "tax_income": 4},
+    },
+    "provinces": {
+        "Leipzig": {"owner": "saxony_realm"},
+        "Dresden": {"owner": "saxony_realm", "capital": True, "tax": 2},
+    },
+    "areas": {"saxony": {"influence": {"france": 2, "england": 1}}},
+}
+
+
+def _names_field(what: str) -> Any:
+    return Field(default_factory=list, max_length=EU_NAMES, description=what)
+
+
+class EuStateRequest(_Body):
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"examples": [{"state": EU_EXAMPLE_STATE}]}
+    )
+
+    state: JsonObject = EuStateField
+
+
+class EuEffectRequest(_Body):
+    """One effect (16.3) or symbol (16.5) and its parameters, as `legalis moves --game
+    eupop` takes them."""
+
+    state: JsonObject = EuStateField
+    effect: str = Field(description="A 16.3 effect or 16.5 symbol, e.g. influence, g, units.")
+    player: str | None = Field(default=None, description="The player who gains or decides.")
+    amount: int | None = Field(
+        default=None, ge=1, le=EU_AMOUNT, description="Influence or Units to place."
+    )
+    areas: list[str] = _names_field("The Areas the effect names.")
+    targets: list[str] = _names_field("The Realms the effect names (Alliance, Marriage).")
+    provinces: list[str] = _names_field("The Provinces the effect names (town).")
+    places: list[str] = _names_field("Where Units may be placed.")
+    vassal: bool = Field(default=False, description="Town: a v (Vassal's town), not a t.")
+    ships: bool = Field(default=False, description="Units: Ships, not Land Units.")
+    colour: str | None = Field(default=None, description="DNPR Expansion: the token colour.")
+
+
+class EuMovesRequest(EuEffectRequest):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "state": EU_EXAMPLE_STATE,
+                    "effect": "influence",
+                    "player": "france",
+                    "amount": 1,
+                    "areas": ["saxony"],
+                    "limit": 20,
+                }
+            ]
+        },
+    )
+
+    offset: int = Field(default=0, ge=0, description="Index of the first choice of the page.")
+    limit: int = Field(default=100, ge=0, description="Choices per page (capped by the server).")
+
+
+class EuCheckRequest(EuEffectRequest):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "state": EU_EXAMPLE_STATE,
+                    "effect": "g",
+                    "player": "france",
+                    "areas": ["saxony"],
+                    "move": {"area": "saxony"},
+                }
+            ]
+        },
+    )
+
+    move: Any = Field(description="A choice, as the moves endpoint lists them.")
+
+
+class EuResolveRequest(_Body):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [{"state": EU_EXAMPLE_STATE, "event": "354B", "choices": [1]}]
+        },
+    )
+
+    state: JsonObject = EuStateField
+    event: str = Field(description="The Event id in the bundled catalogue, e.g. 354B.")
+    auto: bool = Field(
+        default=False, description="Resolve it all by the defaults and the 16.5 auto rules."
+    )
+    seed: int = Field(default=0, ge=0, description="The same seed gives the same resolution.")
+    choices: list[int] = Field(
+        default_factory=list,
+        max_length=1000,
+        description="The N-th legal choice (from 1) at each decision, in order.",
+    )
+
+
+class EuDeckRequest(_Body):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"scenario": "three_crowns", "seed": 1}]},
+    )
+
+    scenario: str = Field(default="three_crowns", description="A bundled scenario's name.")
+    seed: int = Field(default=0, ge=0, description="The same seed gives the same decks.")
+    players: int | None = Field(
+        default=None, ge=1, le=6, description="Number of players (default: the scenario's Realms)."
+    )
+    randomize_x: bool = Field(default=False, description="Optional Rule 6: deal the X-events.")
+
+
+class EuMovesResponse(BaseModel):
+    effect: str
+    player: str | None
+    count: int
+    offset: int
+    limit: int = Field(description="The page size used (after the server's cap).")
+    moves: list[Any] = Field(description="The legal choices, as JSON.")
+
+
+class EuVerdictResponse(BaseModel):
+    move: Any = Field(description="The choice as read.")
+    legal: bool
+    reason: str
+    rule: str
+
+
+class EuPending(BaseModel):
+    rule: str = Field(description="The rule of the decision.")
+    player: str = Field(description="The player who decides.")
+    count: int = Field(description="The number of legal choices.")
+    choices: list[Any] = Field(description="The legal choices, the first up to the page cap.")
+
+
+class EuResolveResponse(BaseModel):
+    event: str
+    seed: int
+    log: list[JsonObject] = Field(description="Each decision: its rule and what decided it.")
+    state: JsonObject | None = Field(default=None, description="The state when done.")
+    pending: EuPending | None = Field(default=None, description="The next open decision.")
+
+
+class EuDeckResponse(BaseModel):
+    scenario: str
+    seed: int
+    problems: list[JsonObject] = Field(description="The deck's problems (16.1), with rules.")
+    ages: list[JsonObject] = Field(
+        default_factory=list, description="The prepared deck of each Age (none with problems)."
+    )
+    display: list[JsonObject] = Field(
+        default_factory=list, description="The first Event display (16.2)."
+    )
+
+
 def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
     meanings = {
         409: "An illegal move, with the rule that refuses it.",
@@ -526,6 +698,102 @@ def _fixtures(game: str, per_rule: int, seed: int) -> FixturesResponse:
     return FixturesResponse(manifest=manifest.to_json(), fixtures=built)
 
 
+# ---------------------------------------------------------------------- EU:PoP work
+
+_EU_FIELDS = {"check": "move", "choose": "choices"}
+
+
+@contextmanager
+def _eupop_reading() -> Iterator[None]:
+    """Input errors raised inside, with paths of the request body: a command-line
+    option (``--areas``) is the field of that name, anything else a field of the state."""
+    try:
+        yield
+    except InputError as error:
+        path = error.path or ""
+        if path.startswith("--"):
+            path = _EU_FIELDS.get(path[2:], path[2:])
+        else:
+            path = within("state", path)
+        raise InputError(
+            error.message, source=error.source, path=path, allowed=error.allowed
+        ) from error
+
+
+def _eupop_state(raw: JsonObject) -> Any:
+    from legalis.model.eupop.state import state_from_json
+
+    with _reading("state"):
+        return state_from_json(raw)
+
+
+def _eupop_summary(state: Any) -> JsonObject:
+    return {
+        "players": list(state.players),
+        "active": state.active,
+        "age": state.age,
+        "realms": len(state.realms),
+        "provinces": len(state.provinces),
+        "areas": len(state.areas),
+    }
+
+
+def _eupop_view(body: EuEffectRequest) -> tuple[Any, Any]:
+    """The view of the request's effect, and the type of its moves."""
+    from legalis.solver.eupop_play import effect_view
+
+    state = _eupop_state(body.state)
+    with _eupop_reading():
+        return effect_view(
+            state,
+            body.effect,
+            body.player,
+            amount=body.amount,
+            areas=body.areas,
+            targets=body.targets,
+            provinces=body.provinces,
+            places=body.places,
+            vassal=body.vassal,
+            ships=body.ships,
+            colour=body.colour,
+        )
+
+
+@functools.cache
+def _eupop_catalogue() -> Any:
+    from legalis.model.eupop.events import load_catalogue
+
+    return load_catalogue()  # read once; never changed
+
+
+def _eupop_resolve(body: EuResolveRequest, page: int) -> EuResolveResponse:
+    from legalis.solver.eupop_play import resolve
+
+    state = _eupop_state(body.state)
+    event = _eupop_catalogue().event(body.event, path="event")
+    with _eupop_reading():
+        outcome = resolve(
+            state, event.effects, event.symbols, auto=body.auto, choices=body.choices,
+            seed=body.seed,
+        )  # fmt: skip
+    return EuResolveResponse.model_validate(
+        {"event": body.event, "seed": body.seed, **outcome.to_json(page)}
+    )
+
+
+def _eupop_deck(body: EuDeckRequest) -> EuDeckResponse:
+    from legalis.model.eupop.deck import deck_document, load_scenario, scenario_names
+
+    names = scenario_names()
+    if body.scenario not in names:  # a bundled scenario only: never a file of the server's
+        raise InputError(f"no scenario {body.scenario!r}", path="scenario", allowed=names)
+    document, _ = deck_document(
+        load_scenario(body.scenario), _eupop_catalogue(), body.seed,
+        randomize_x=body.randomize_x, players=body.players,
+    )  # fmt: skip
+    return EuDeckResponse.model_validate(document)
+
+
 @functools.cache
 def _schemas() -> dict[str, JsonObject]:
     from legalis.schemas import schemas
@@ -536,6 +804,7 @@ def _schemas() -> dict[str, JsonObject]:
 @functools.cache
 def _games() -> GamesResponse:
     from legalis.model.coin.scenarios import scenario_names
+    from legalis.model.eupop.deck import scenario_names as scenario_names_eupop
 
     listed = [
         GameInfo(
@@ -566,6 +835,21 @@ def _games() -> GamesResponse:
         )
         for name in COIN_GAMES
     ]
+    listed.append(
+        GameInfo(
+            name="eupop",
+            title="Europa Universalis: The Price of Power",
+            supports=[
+                "eupop-validate",
+                "eupop-moves",
+                "eupop-check",
+                "eupop-resolve",
+                "eupop-deck",
+            ],
+            scenarios=scenario_names_eupop(),
+            schemas=["eupop-state", "finding"],
+        )
+    )
     return GamesResponse(version=API_VERSION, games=listed)
 
 
@@ -580,7 +864,8 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         version=API_VERSION,
         description=(
             "Legal moves, move checks, move application and deck verification for "
-            "The Seven Years War, Liberty or Death and Fire in the Lake. Errors share one "
+            "The Seven Years War, Liberty or Death, Fire in the Lake and the event system "
+            "of Europa Universalis: The Price of Power. Errors share one "
             "shape: {error, path, allowed, rule}."
         ),
     )
@@ -777,6 +1062,91 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     async def fixtures(game: CoinGame, body: FixturesRequest) -> FixturesResponse:
         """Edge-case states at each rule's boundary, with the legal moves expected there."""
         return await work(lambda: _fixtures(game, body.per_rule, body.seed), "solver")
+
+    @app.post(
+        f"/{API_VERSION}/eupop/validate",
+        response_model=ValidateResponse,
+        responses=_errors(413, 422, 503),
+        tags=["eupop"],
+    )
+    async def eupop_validate(body: EuStateRequest) -> ValidateResponse:
+        """Validate an EU:PoP state; a bad field is a 422 with its path."""
+
+        def run() -> ValidateResponse:
+            return ValidateResponse(ok=True, summary=_eupop_summary(_eupop_state(body.state)))
+
+        return await work(run)
+
+    @app.post(
+        f"/{API_VERSION}/eupop/moves",
+        response_model=EuMovesResponse,
+        responses=_errors(413, 422, 503),
+        tags=["eupop"],
+    )
+    async def eupop_moves(body: EuMovesRequest) -> EuMovesResponse:
+        """The legal choices of one effect (16.3) or symbol (16.5): the count and one page."""
+        from legalis.model.eupop.play import jsonable
+
+        def run() -> EuMovesResponse:
+            view, _ = _eupop_view(body)
+            limit = cap(body.limit)
+            with _eupop_reading():
+                count, moves = _page(view, body.offset, limit)
+            return EuMovesResponse(
+                effect=body.effect,
+                player=body.player,
+                count=count,
+                offset=body.offset,
+                limit=limit,
+                moves=[jsonable(move) for move in moves],
+            )
+
+        return await work(run)
+
+    @app.post(
+        f"/{API_VERSION}/eupop/check",
+        response_model=EuVerdictResponse,
+        responses=_errors(413, 422, 503),
+        tags=["eupop"],
+    )
+    async def eupop_check(body: EuCheckRequest) -> EuVerdictResponse:
+        """Is this choice of the effect legal? The reason and the rule either way."""
+        from legalis.model.eupop.play import jsonable
+        from legalis.solver.eupop_play import move_from_json, verdict_of
+
+        def run() -> EuVerdictResponse:
+            view, kind = _eupop_view(body)
+            with _eupop_reading():
+                move = move_from_json(body.move, kind)
+                verdict = verdict_of(view, move)
+            return EuVerdictResponse(
+                move=jsonable(move), legal=verdict.legal, reason=verdict.reason, rule=verdict.rule
+            )
+
+        return await work(run)
+
+    @app.post(
+        f"/{API_VERSION}/eupop/resolve",
+        response_model=EuResolveResponse,
+        response_model_exclude_none=True,
+        responses=_errors(409, 413, 422, 503),
+        tags=["eupop"],
+    )
+    async def eupop_resolve(body: EuResolveRequest) -> EuResolveResponse:
+        """Resolve an Event (16.3, 16.5): all of it with `auto`, otherwise up to the first
+        decision `choices` leaves open; a choice out of range is a 409 naming the rule."""
+        return await work(lambda: _eupop_resolve(body, bounds.max_page))
+
+    @app.post(
+        f"/{API_VERSION}/eupop/deck",
+        response_model=EuDeckResponse,
+        responses=_errors(413, 422, 503),
+        tags=["eupop"],
+    )
+    async def eupop_deck(body: EuDeckRequest) -> EuDeckResponse:
+        """A bundled scenario's Event Deck prepared per Age (16), the first display
+        (16.2) and the deck's problems (16.1)."""
+        return await work(lambda: _eupop_deck(body))
 
     @app.get(f"/{API_VERSION}/schemas/{{name}}", responses=_errors(422), tags=["games"])
     async def schema(name: str) -> JsonObject:

@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any
 
-from legalis.model.core.views import ListView, MoveView, RandomSource, Refusal
+from legalis.model.core.views import ListView, MoveView, RandomSource, Refusal, Verdict
 from legalis.model.errors import IllegalMoveError, InputError
 from legalis.model.eupop import effects as fx
 from legalis.model.eupop import religion, secondary
@@ -56,6 +56,7 @@ from legalis.model.eupop.play import (
     PlayOptions,
     condition_holds,
     jsonable,
+    log_json,
     require_active,
     resolve_card_symbols,
 )
@@ -70,7 +71,9 @@ __all__ = [
     "effect_view",
     "move_from_json",
     "replay",
+    "resolve",
     "resolve_event",
+    "verdict_of",
 ]
 
 AB_RULE = GENERAL + ": A)/B) choice"
@@ -418,6 +421,16 @@ class Outcome:
     used: int = 0
     steps: list[Step] = field(default_factory=list)
 
+    def to_json(self, limit: int = 100, *, with_state: bool = True) -> dict[str, Any]:
+        """The log (each step's rule and what decided it) and either the pending
+        decision (its first ``limit`` choices) or, ``with_state``, the final state."""
+        body: dict[str, Any] = {"log": log_json(self.log)}
+        if self.pending is not None:
+            body["pending"] = self.pending.to_json(limit)
+        elif self.state is not None and with_state:
+            body["state"] = self.state.to_json()
+        return body
+
 
 class _Pending(Exception):
     def __init__(self, step: Step) -> None:
@@ -464,6 +477,36 @@ def replay(
             path="--choose",
         )
     return outcome
+
+
+def resolve(
+    state: EuState,
+    effects: Sequence[Effect],
+    symbols: Sequence[Symbol],
+    *,
+    auto: bool,
+    choices: Sequence[int],
+    seed: int,
+    options: PlayOptions | None = None,
+) -> Outcome:
+    """Resolve an Event: with ``auto`` all of it by the defaults and the 16.5 auto
+    rules (then ``choices`` must be empty: an :class:`InputError` naming ``--choose``);
+    otherwise by :func:`replay` with ``choices``.
+
+    >>> from legalis.model.eupop.state import small_state
+    >>> from legalis.model.eupop.events import effects_from_data
+    >>> effects = effects_from_data([{"op": "g", "areas": ["saxony"]}])
+    >>> sorted(resolve(small_state(), effects, (), auto=True, choices=[], seed=0).to_json())
+    ['log', 'state']
+    """
+    if not auto:
+        return replay(state, effects, symbols, choices=choices, seed=seed, options=options)
+    if choices:
+        raise InputError("automatic resolution makes every choice: give none", path="--choose")
+    log = ResolutionLog()
+    final = resolve_event(state, effects, symbols, log=log, rng=random.Random(seed),
+                          options=options)  # fmt: skip
+    return Outcome(final, log)
 
 
 # ---------------------------------------------------------------------- one effect's view
@@ -553,15 +596,36 @@ def _tuples(value: Any) -> Any:
 
 def move_from_json(raw: Any, kind: type | None) -> Any:
     """A move of ``kind`` (a move dataclass) from its JSON table; plain values as
-    they are. A bad table is an :class:`InputError` naming ``--check``."""
+    they are. A bad table is an :class:`InputError` naming ``--check``.
+
+    >>> move_from_json({"a": 1}, None)
+    Traceback (most recent call last):
+    ...
+    legalis.model.errors.InputError: --check: a move is made of names, numbers and lists
+    """
     if kind is None:
-        return _tuples(raw)
-    assert is_dataclass(kind)
-    names = [f.name for f in fields(kind)]
-    if not isinstance(raw, dict) or set(raw) - set(names):
-        raise InputError(f"expected a table with fields {', '.join(names)}", path="--check",
-                         allowed=names)  # fmt: skip
+        move = _tuples(raw)
+    else:
+        assert is_dataclass(kind)
+        names = [f.name for f in fields(kind)]
+        if not isinstance(raw, dict) or set(raw) - set(names):
+            raise InputError(f"expected a table with fields {', '.join(names)}", path="--check",
+                             allowed=names)  # fmt: skip
+        try:
+            move = kind(**{key: _tuples(value) for key, value in raw.items()})
+        except TypeError as error:
+            raise InputError(f"bad move: {error}", path="--check", allowed=names) from error
     try:
-        return kind(**{key: _tuples(value) for key, value in raw.items()})
+        hash(move)
     except TypeError as error:
-        raise InputError(f"bad move: {error}", path="--check", allowed=names) from error
+        raise InputError("a move is made of names, numbers and lists", path="--check") from error
+    return move
+
+
+def verdict_of(view: MoveView[Any], move: Any) -> Verdict:
+    """The view's verdict on ``move``; a move of the wrong shape for this effect (one
+    the view cannot even compare) is an :class:`InputError` naming ``--check``."""
+    try:
+        return view.verdict(move)
+    except (TypeError, ValueError, AttributeError) as error:
+        raise InputError(f"not a move of this effect: {error}", path="--check") from error

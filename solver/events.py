@@ -316,6 +316,9 @@ class EventMovesView(MoveView[EventMove]):
                 return None, Refusal(
                     f"step {number}: {decision.what} needs pieces, not an option", "5.1"
                 )
+            unnamed = _status_unnamed(decision, step)
+            if unnamed is not None:
+                return None, Refusal(f"step {number}: {unnamed}", "5.1")
             try:
                 selection = decision.selection(step)
             except ValueError as error:
@@ -402,6 +405,17 @@ def precondition_refusal(
         return None
     kind = "Brilliant Stroke" if card.kind == "brilliant_stroke" else "Pivotal Event"
     return Refusal(f"the {kind}'s precondition for play is not met", "5.1.4")
+
+
+def _status_unnamed(decision: PieceChoice, step: Atoms) -> str | None:
+    """A step naming a piece type where the choice is between its statuses: say so."""
+    for _, piece, _ in step:
+        if piece in decision.types:
+            continue
+        kinds = [kind for kind in decision.types if kind.startswith(f"{piece}:")]
+        if kinds:
+            return f"name the status of the {piece} taken: {' or '.join(kinds)}"
+    return None
 
 
 def _forbidden_placement(state: CoinState, number: int, step: object) -> Refusal | None:

@@ -714,7 +714,7 @@ _FITL: tuple[_Variant, ...] = (
              "Tunneled (the Short scenario tunnels Tay Ninh's; the other two are tunneled "
              "here). The text says \"even if Tunneled\", so any one of them may be removed; a "
              "Base outside those spaces may not.", _tunnels(None),
-             (_move(10, "unshaded", "us", _atoms(("Binh Dinh", "vc_base", 1))),)),
+             (_move(10, "unshaded", "us", _atoms(("Binh Dinh", "vc_base:active", 1))),)),
     _Variant("5.1.1 tunneled", "inside", 10, "unshaded", "us",
              "The NVA Base in The Parrot's Beak is untunneled, the other two Tunneled: any one "
              "of the three may still be removed.", _tunnels("The Parrot's Beak")),

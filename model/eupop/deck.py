@@ -49,6 +49,7 @@ __all__ = [
     "Scenario",
     "Unpicked",
     "check_scenario",
+    "deck_document",
     "draw_display",
     "end_of_round",
     "load_scenario",
@@ -517,3 +518,40 @@ def unpicked_event(
         if player is not None:
             offer = RulerOffer(player, event.ruler.name, event.ruler.realm)
     return Unpicked(event.id.text, offer, event.symbols)
+
+
+def deck_document(
+    scenario: Scenario,
+    catalogue: Catalogue,
+    seed: int,
+    *,
+    ages: Sequence[int] | None = None,
+    randomize_x: bool = False,
+    players: int | None = None,
+) -> tuple[dict[str, Any], list[Problem]]:
+    """The prepared deck of each of ``ages`` (default: all the scenario's) from
+    ``seed``, the first display (16.2) for ``players`` players (default: one per
+    Realm of the scenario), and the deck's problems (16.1). With problems, no deck
+    is prepared: the document holds the problems only.
+
+    >>> from legalis.model.eupop.events import load_catalogue
+    >>> body, problems = deck_document(load_scenario("three_crowns"), load_catalogue(), 1)
+    >>> problems, [age["age"] for age in body["ages"]], len(body["display"])
+    ([], [1, 2], 4)
+    """
+    from legalis.model.core.randomness import LoggedRandom
+
+    chosen = sorted(scenario.ages) if ages is None else list(ages)
+    problems = check_scenario(scenario, catalogue, chosen)
+    body: dict[str, Any] = {"scenario": scenario.name, "seed": seed,
+                            "problems": [problem.to_json() for problem in problems]}  # fmt: skip
+    if problems:
+        return body, problems
+    rng = LoggedRandom(seed)
+    decks = [prepare_age(scenario, catalogue, a, rng, randomize_x=randomize_x) for a in chosen]
+    count = players if players is not None else len(scenario.realms)
+    names = [*scenario.realms, *(f"player{n}" for n in range(len(scenario.realms), count))]
+    display, _ = draw_display(EventDeck(decks[0].age, decks[0].cards, ()), names[:count])
+    body["ages"] = [deck.to_json() for deck in decks]
+    body["display"] = display.to_json()
+    return body, problems

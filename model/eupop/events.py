@@ -444,6 +444,12 @@ class Catalogue:
     def realm_of_code(self, code: str) -> str | None:
         return next((realm for realm, known in self.realms.items() if known == code), None)
 
+    def event(self, event_id: object, *, path: str = "event") -> Event:
+        """The event with this id; an unknown id is an :class:`InputError` at ``path``."""
+        if not isinstance(event_id, str) or event_id not in self.events:
+            raise InputError(f"unknown event {event_id!r}", path=path, allowed=sorted(self.events))
+        return self.events[event_id]
+
 
 def _text(value: object, source: str | None, path: str) -> str:
     if not isinstance(value, str) or not value.strip():

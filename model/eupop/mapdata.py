@@ -93,12 +93,18 @@ def _names(value: Any, path: str) -> tuple[str, ...]:
     return tuple(_text(item, f"{path}[{i}]") for i, item in enumerate(value))
 
 
+def _tables(value: Any, path: str, source: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise InputError("expected a list of tables", source=source, path=path)
+    return value
+
+
 def _build(raw: Mapping[str, Any], source: str) -> EuMap:
     areas: dict[str, AreaInfo] = {}
     borders: dict[str, tuple[str, ...]] = {}
     mountains: list[tuple[str, str]] = []
     province_area: dict[str, str] = {}
-    for index, entry in enumerate(raw.get("area", [])):
+    for index, entry in enumerate(_tables(raw.get("area", []), "area", source)):
         path = f"area[{index}]"
         if not isinstance(entry, Mapping):
             raise InputError("an Area is a table", source=source, path=path)
@@ -120,8 +126,10 @@ def _build(raw: Mapping[str, Any], source: str) -> EuMap:
             for other in _names(entry.get("mountain_borders", []), f"{path}.mountain_borders")
         ]
     seas: dict[str, SeaInfo] = {}
-    for index, entry in enumerate(raw.get("sea", [])):
+    for index, entry in enumerate(_tables(raw.get("sea", []), "sea", source)):
         path = f"sea[{index}]"
+        if not isinstance(entry, Mapping):
+            raise InputError("a Sea Zone is a table", source=source, path=path)
         sea_id = _text(entry.get("id"), f"{path}.id")
         mark = entry.get("mark", "unknown")
         if mark not in MARKS:
@@ -148,7 +156,11 @@ def _bundled(name: str) -> EuMap:
 
 @cache
 def _inline(text: str) -> EuMap:
-    return _build(json.loads(text), "map")
+    try:
+        return _build(json.loads(text), "map")
+    except InputError as error:  # the fault's path within the state's map
+        path = f"map.{error.path}" if error.path else "map"
+        raise InputError(error.message, path=path, allowed=error.allowed) from error
 
 
 def load_map(spec: str | Mapping[str, Any] = "bundled") -> EuMap:

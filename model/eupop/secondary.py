@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Literal
 
+from legalis.graphs.regions import cluster_neighbours
 from legalis.model.core.views import ListView, RandomSource, Refusal
 from legalis.model.errors import IllegalMoveError, InputError
 from legalis.model.eupop.resolution import ResolutionLog
@@ -520,7 +521,7 @@ def realm_adjacent_areas(
     drops the first group)."""
     options = options or SecondaryOptions()
     own = state.areas_of(realm)
-    bordering = sorted({n for a in own for n in state.map.land_neighbours(a)} - set(own))
+    bordering = cluster_neighbours(state.map.graph, own, across_sea=False)
     if options.realm_adjacency == "land_border":
         return [], bordering
     return own, bordering

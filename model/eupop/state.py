@@ -25,13 +25,15 @@ True
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping
 from functools import cached_property
+from importlib import resources
 from typing import Any, Literal
 
 from legalis.model.errors import InputError
 from legalis.model.eupop.mapdata import EuMap, load_map
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, ValidationError
 
 __all__ = [
     "AreaState",
@@ -41,6 +43,7 @@ __all__ = [
     "ProvinceState",
     "RealmState",
     "TradeNode",
+    "bundled_state",
     "small_state",
     "state_from_json",
 ]
@@ -131,7 +134,7 @@ class AreaState(_Closed):
     token_placed_this_turn: bool = False
     revolutionary: bool = False
     revolutionary_placed_this_turn: bool = False
-    influence: dict[str, int] = Field(default_factory=dict)
+    influence: dict[str, NonNegativeInt] = Field(default_factory=dict)
     g: list[str] = Field(default_factory=list, description="PRs with a G here.")
     battleground: bool = False
 
@@ -156,7 +159,7 @@ class Idea(_Closed):
 class TradeNode(_Closed):
     maritime: bool = True
     expanded: bool = False
-    merchants: dict[str, int] = Field(default_factory=dict)
+    merchants: dict[str, NonNegativeInt] = Field(default_factory=dict)
     pirates: int = Field(default=0, ge=0)
 
 
@@ -175,13 +178,13 @@ class EuState(_Closed):
     sea_marks: dict[str, Literal["none", "*", "†"]] = Field(
         default_factory=dict, description="Marks of Sea Zones the map leaves unknown."
     )
-    ships: dict[str, dict[str, int]] = Field(
+    ships: dict[str, dict[str, NonNegativeInt]] = Field(
         default_factory=dict, description="Per PR, its ships per Sea Zone."
     )
     friendly_ports: dict[str, list[str]] = Field(
         default_factory=dict, description="Per PR, the Sea Zones next to its Friendly Ports."
     )
-    land_units: dict[str, dict[str, int]] = Field(
+    land_units: dict[str, dict[str, NonNegativeInt]] = Field(
         default_factory=dict, description="Per PR, its deployed Land Units per Area."
     )
     trade_nodes: dict[str, TradeNode] = Field(default_factory=dict)
@@ -396,6 +399,19 @@ def state_from_json(raw: Any, *, source: str | None = None) -> EuState:
     for path, message in state.problems():
         raise InputError(message, source=source, path=path)
     return state
+
+
+def bundled_state() -> EuState:
+    """The bundled sample state on the bundled map (``sample_state.json``): three
+    players, a few Non-player Realms and DNPRs, Protestant clusters in Saxony and
+    Switzerland. Original sample data for the demo and the commands' defaults.
+
+    >>> state = bundled_state()
+    >>> state.players, state.areas["saxony"].faith
+    (['france', 'england', 'castile'], 'protestant')
+    """
+    text = resources.files("legalis.model.eupop").joinpath("sample_state.json").read_text("utf-8")
+    return state_from_json(json.loads(text), source="sample_state.json")
 
 
 def small_state() -> EuState:

@@ -281,6 +281,17 @@ def test_demo_shows_moves_a_game_a_simulation_and_proofs(
     assert [shown["game"] for shown in body["coin_events"]] == ["lod", "fitl"]
     for shown in body["coin_events"]:
         assert shown["count"] >= len(shown["first"]) >= 1 and shown["refused"]["rule"]
+    eupop = body["eupop"]
+    # 16.5: a cluster is the Areas joined by land that share a religion; Switzerland,
+    # Protestant but bordering no Protestant Area, is a cluster of its own
+    assert eupop["clusters"] == [
+        ["protestant", ["lower_saxony", "saxony"]],
+        ["protestant", ["switzerland"]],
+    ]
+    # 16.3 Gain/place Influence: 3 I over 4 Areas can be split C(6,3) = 20 ways, less
+    # the one putting all 3 in Bohemia, where france already has 3 of its 5
+    assert eupop["influence"]["count"] == 19
+    assert eupop["event"] == "13A-2" and eupop["log"][0].startswith("16.3")
 
 
 def _coin_card() -> tuple[str, int, str, str]:
@@ -656,3 +667,16 @@ def test_resolve_bad_input_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: 
     path = str(_eupop_state(tmp_path))
     code, _, err = run(capsys, "resolve", "--game", "eupop", "--state", path, "--event", "999B")
     assert code == 2 and "--event" in err and len(err.strip().splitlines()) == 1
+
+
+def test_draw_defaults_to_the_bundled_sample_state(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    svg = tmp_path / "sample.svg"
+    code, out, _ = run(capsys, "draw", "--game", "eupop", "--out", str(svg), "--json")
+    body = json.loads(out)
+    # 16.5: the sample's Protestant Areas form two clusters; Saxony's is reached by land
+    # from Bohemia, and Switzerland's lone cluster reaches Lombardy
+    assert code == 0 and len(body["clusters"]) == 2
+    assert {"bohemia", "lombardy"} <= set(body["reachable"])
+    assert "Saxony" in svg.read_text(encoding="utf-8")

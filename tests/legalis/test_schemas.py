@@ -26,6 +26,9 @@ from legalis.model.coin.schema import state_document_model as coin_state_model
 from legalis.model.coin.state import CoinState
 from legalis.model.coin.state import state_from_json as coin_state_from_json
 from legalis.model.errors import InputError, LegalisError
+from legalis.model.eupop.events import load_catalogue
+from legalis.model.eupop.state import EuState, small_state
+from legalis.model.eupop.state import state_from_json as eupop_state_from_json
 from legalis.model.sevenyears.data import read_bundled
 from legalis.model.sevenyears.game import SevenYearsGame
 from legalis.model.sevenyears.options import SevenYearsOptions
@@ -57,6 +60,7 @@ EXPECTED = {
     "fixture",
     "fixture-manifest",
     "coin-deck-report",
+    "eupop-state",
 }
 
 
@@ -564,3 +568,61 @@ def test_a_finding_with_an_unknown_severity_is_refused(
         assert refused(generated["finding"], bad)
         with pytest.raises(ValidationError):
             FindingDocument.model_validate(bad)
+
+
+# ---------------------------------------------------------------------- EU:PoP
+
+
+def eupop_states() -> list[dict[str, Any]]:
+    """Real states: the small state, the bundled sample, and the states after
+    resolving each Event of the bundled catalogue automatically from the sample."""
+    from legalis.solver.eupop_play import resolve
+
+    sample = resources.files("legalis.model.eupop").joinpath("sample_state.json").read_text()
+    start = eupop_state_from_json(json.loads(sample))
+    found = [small_state().to_json(), start.to_json()]
+    for event in load_catalogue().events.values():
+        try:
+            outcome = resolve(start, event.effects, event.symbols, auto=True, choices=[], seed=1)
+        except LegalisError:
+            continue
+        assert outcome.state is not None
+        found.append(outcome.state.to_json())
+    return found
+
+
+def test_eupop_states_validate(check: Callable[[str, Any], None]) -> None:
+    states = eupop_states()
+    assert len(states) > 2
+    for state in states:
+        check("eupop-state", state)
+        assert eupop_state_from_json(state).to_json() == state
+
+
+EUPOP_REJECTIONS: list[tuple[str, Mutation]] = [
+    ("an unknown realm kind", put("realms/saxony_realm/kind", "empire")),
+    ("negative influence", put("areas/saxony/influence/france", -1)),
+    ("an unknown religion", put("areas/saxony/religion", "pagan")),
+    ("an age past 4", put("age", 5)),
+    ("an unknown top-level field", put("turn", 1)),
+    ("another game's state", put("game", "lod")),
+    ("a missing field", drop("players")),
+]
+
+
+@pytest.mark.parametrize(
+    "mutation",
+    [mutate for _, mutate in EUPOP_REJECTIONS],
+    ids=[what for what, _ in EUPOP_REJECTIONS],
+)
+def test_eupop_states_the_engine_refuses_the_schema_refuses(
+    mutation: Mutation, generated: dict[str, dict[str, Any]]
+) -> None:
+    good = small_state().to_json()
+    assert not refused(generated["eupop-state"], good)
+    bad = mutation(good)
+    with pytest.raises(InputError):
+        eupop_state_from_json(bad)
+    assert refused(generated["eupop-state"], bad)
+    with pytest.raises(ValidationError):
+        EuState.model_validate(bad)

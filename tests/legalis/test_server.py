@@ -527,3 +527,200 @@ def test_every_endpoint_survives_fuzzing(
         )
 
     check()
+
+
+# ---------------------------------------------------------------------- EU:PoP
+
+
+def eupop_state() -> dict[str, Any]:
+    from legalis.model.eupop.state import small_state
+
+    return small_state().to_json()
+
+
+def eupop_view(**arguments: Any) -> Any:
+    from legalis.model.eupop.state import state_from_json
+    from legalis.solver.eupop_play import effect_view
+
+    state = state_from_json(eupop_state())
+    effect, player = arguments.pop("effect"), arguments.pop("player", None)
+    return effect_view(state, effect, player, **arguments)
+
+
+def test_games_lists_eupop(client: httpx.Client) -> None:
+    listed = {game["name"]: game for game in client.get("/v1/games").json()["games"]}
+    eupop = listed["eupop"]
+    assert eupop["title"] == "Europa Universalis: The Price of Power"
+    assert eupop["schemas"] == ["eupop-state", "finding"]
+    assert "eupop-resolve" in eupop["supports"] and "three_crowns" in eupop["scenarios"]
+
+
+def test_eupop_validate_gives_the_summary(client: httpx.Client) -> None:
+    response = post(client, "/v1/eupop/validate", {"state": eupop_state()})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["ok"] is True
+    assert body["summary"] == {
+        "players": ["france", "england"],
+        "active": "france",
+        "age": 1,
+        "realms": 3,
+        "provinces": 2,
+        "areas": 1,
+    }
+
+
+@pytest.mark.parametrize(
+    ("change", "path"),
+    [
+        (("realms", "saxony_realm", "kind", "empire"), "state.realms.saxony_realm.kind"),
+        (("areas", "saxony", "influence", {"france": -1}), "state.areas.saxony.influence.france"),
+        (("players", None, None, ["france", "spain"]), "state.players.spain"),
+        (("map", None, None, "elsewhere"), "state.map"),
+    ],
+)
+def test_eupop_validate_names_the_bad_field(
+    client: httpx.Client, change: tuple[Any, ...], path: str
+) -> None:
+    state = eupop_state()
+    *keys, value = change
+    target = state
+    named = [key for key in keys if key is not None]
+    for key in named[:-1]:
+        target = target[key]
+    target[named[-1]] = value
+    body = error_of(post(client, "/v1/eupop/validate", {"state": state}), 422)
+    assert body["path"] == path
+
+
+def test_eupop_moves_match_the_library(client: httpx.Client) -> None:
+    from legalis.model.eupop.play import jsonable
+
+    arguments = {"effect": "native-uprising", "player": "france"}
+    view, _ = eupop_view(**arguments)
+    expected = [jsonable(move) for move in view]
+    assert len(expected) > 1
+    request = {"state": eupop_state(), **arguments}
+    whole = post(client, "/v1/eupop/moves", request).json()
+    assert whole["count"] == view.count() == len(expected)
+    assert whole["moves"] == expected[: LIMITS.max_page]
+    page = post(client, "/v1/eupop/moves", {**request, "offset": 1, "limit": 1}).json()
+    assert page["moves"] == expected[1:2] and page["limit"] == 1
+    capped = post(client, "/v1/eupop/moves", {**request, "limit": 10_000}).json()
+    assert capped["limit"] == LIMITS.max_page
+
+
+def test_eupop_check_gives_the_library_s_verdict(client: httpx.Client) -> None:
+    from legalis.solver.eupop_play import move_from_json
+
+    arguments = {"effect": "g", "player": "france", "areas": ["saxony"]}
+    view, kind = eupop_view(**arguments)
+    request = {"state": eupop_state(), **arguments}
+    for move in ({"area": "saxony"}, {"area": "bohemia"}):
+        verdict = view.verdict(move_from_json(move, kind))
+        response = post(client, "/v1/eupop/check", {**request, "move": move})
+        assert response.status_code == 200, response.text
+        assert response.json() == {
+            "move": move,
+            "legal": verdict.legal,
+            "reason": verdict.reason,
+            "rule": verdict.rule,
+        }
+    assert (
+        post(client, "/v1/eupop/check", {**request, "move": {"area": "bohemia"}}).json()["legal"]
+        is False
+    )
+
+
+@pytest.mark.parametrize(
+    ("change", "path"),
+    [
+        ({"effect": "conquest"}, "effect"),
+        ({"player": "spain"}, "player"),
+        ({"areas": []}, "areas"),
+        ({"amount": 0}, "amount"),
+        ({"move": {"province": "Leipzig"}}, "move"),
+        ({"colour": 3}, "colour"),
+        ({"state": {"players": "france"}}, "state.players"),
+    ],
+)
+def test_eupop_bad_effect_input_is_422_with_the_path(
+    client: httpx.Client, change: dict[str, Any], path: str
+) -> None:
+    request = {"state": eupop_state(), "effect": "g", "player": "france", "areas": ["saxony"]}
+    body = error_of(
+        post(client, "/v1/eupop/check", {**request, "move": {"area": "saxony"}, **change}), 422
+    )
+    assert body["path"] == path
+
+
+def test_eupop_resolve_matches_the_library(client: httpx.Client) -> None:
+    from legalis.model.eupop.events import load_catalogue
+    from legalis.model.eupop.state import state_from_json
+    from legalis.solver.eupop_play import resolve
+
+    event = load_catalogue().event("103-2")
+    state = state_from_json(eupop_state())
+    for auto, choices in ((False, []), (False, [1]), (False, [2]), (True, [])):
+        outcome = resolve(state, event.effects, event.symbols, auto=auto, choices=choices, seed=4)
+        request = {"state": eupop_state(), "event": "103-2", "auto": auto, "seed": 4,
+                   "choices": choices}  # fmt: skip
+        response = post(client, "/v1/eupop/resolve", request)
+        assert response.status_code == 200, response.text
+        expected = {"event": "103-2", "seed": 4, **outcome.to_json(LIMITS.max_page)}
+        assert response.json() == expected
+        assert ("pending" in expected) == (outcome.pending is not None)
+    pending = post(client, "/v1/eupop/resolve", {"state": eupop_state(), "event": "103-2"})
+    assert pending.json()["pending"]["count"] == 2
+    assert all({"rule", "decided_by"} <= set(step) for step in pending.json()["log"])
+
+
+def test_eupop_a_choice_out_of_range_is_409_with_its_rule(client: httpx.Client) -> None:
+    request = {"state": eupop_state(), "event": "103-2", "choices": [3]}
+    body = error_of(post(client, "/v1/eupop/resolve", request), 409)
+    assert body["rule"] == "16.3 General Event guidelines: A)/B) choice"
+
+
+@pytest.mark.parametrize(
+    ("change", "path"),
+    [
+        ({"event": "999Z"}, "event"),
+        ({"auto": True, "choices": [1]}, "choices"),
+        ({"choices": [1, 1, 1, 1, 1, 1, 1, 1]}, "choices"),
+        ({"state": {**eupop_state(), "active": None}}, "state.active"),
+        ({"seed": -1}, "seed"),
+    ],
+)
+def test_eupop_bad_resolve_input_is_422_with_the_path(
+    client: httpx.Client, change: dict[str, Any], path: str
+) -> None:
+    request = {"state": eupop_state(), "event": "103-2", **change}
+    assert error_of(post(client, "/v1/eupop/resolve", request), 422)["path"] == path
+
+
+def test_eupop_deck_matches_the_library_and_its_seed(client: httpx.Client) -> None:
+    from legalis.model.eupop.deck import deck_document, load_scenario
+    from legalis.model.eupop.events import load_catalogue
+
+    expected, problems = deck_document(
+        load_scenario("three_crowns"), load_catalogue(), 7, randomize_x=True, players=5
+    )
+    assert not problems
+    request = {"scenario": "three_crowns", "seed": 7, "randomize_x": True, "players": 5}
+    first = post(client, "/v1/eupop/deck", request)
+    assert first.status_code == 200, first.text
+    assert first.json() == expected and len(first.json()["display"]) == 6
+    assert post(client, "/v1/eupop/deck", request).json() == first.json()
+    other = post(client, "/v1/eupop/deck", {**request, "seed": 8}).json()
+    assert other["ages"] != first.json()["ages"]
+
+
+@pytest.mark.parametrize(
+    ("change", "path"),
+    [({"scenario": "/etc/passwd"}, "scenario"), ({"players": 7}, "players")],
+)
+def test_eupop_bad_deck_input_is_422_with_the_path(
+    client: httpx.Client, change: dict[str, Any], path: str
+) -> None:
+    body = error_of(post(client, "/v1/eupop/deck", {"scenario": "three_crowns", **change}), 422)
+    assert body["path"] == path

@@ -224,6 +224,10 @@ def test_the_deciding_faction_chooses_which_status_is_taken() -> None:
         after = view.apply(move)
         assert after.pieces("Georgia", "militia", kept) == 1
         assert after.pieces("Georgia", "militia") == 1
+    # naming the type alone is refused: the status taken must be named (5.1)
+    plain = view.refusal(EventMove(1, "unshaded", "british", ((("Georgia", "militia", 1),),)))
+    assert plain is not None and plain.rule == "5.1"
+    assert "militia:active or militia:underground" in plain.reason
     # a status the space does not hold is refused
     state.move_pieces("Georgia", "Available", "militia", 1, "active")
     view = legal_event_moves(state, event, "unshaded", "british")

@@ -274,7 +274,8 @@ def test_fitl_pieces_worked_by_hand(generated: Sets) -> None:
         statuses = [s["pieces_changed"][0][2] for s in fixture["sample_legal"]]
         assert statuses.count("active") == open_base
         assert statuses.count("tunneled") == 3 - open_base
-    assert refused(fixtures["5.1.1 tunneled", "at", 10], [[["Binh Dinh", "vc_base", 1]]]) == "5.1.1"
+    outside = [[["Binh Dinh", "vc_base:active", 1]]]  # 5.1.1: only the named spaces
+    assert refused(fixtures["5.1.1 tunneled", "at", 10], outside) == "5.1.1"
 
     place = fixtures["5.1.1 north vietnam", "at", 9]
     # 1.4.2: nothing, or 1 or 2 Irregulars in Central or Southern Laos; never North Vietnam
