@@ -1,0 +1,1 @@
+"""The Liberty or Death Non-player rules (section 8): the shared machinery."""
