@@ -1,0 +1,163 @@
+"""LoD Commands (chapter 3): golden cases worked from the rules, both directions of
+legality, and counts checked against brute force."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from legalis.model.coin.scenarios import load_scenario
+from legalis.model.coin.state import CoinState
+from legalis.model.errors import IllegalMoveError, InputError
+from legalis.model.lod.commands import (
+    Command,
+    SpaceSubsets,
+    apply_command,
+    available_commands,
+    command_refusal,
+    command_view,
+)
+
+
+def test_french_commands_before_and_after_the_treaty() -> None:
+    # 3.5: before the Treaty of Alliance, Agent Mobilization and Hortalez; after, Hortalez,
+    # Muster, March and Battle
+    state = CoinState.new("lod")
+    assert available_commands(state, "french") == ["agent_mobilization", "hortalez"]
+    state.set_flag("toa_played")
+    assert available_commands(state, "french") == ["battle", "hortalez", "march", "muster"]
+    refused = command_refusal(state, Command("french", "agent_mobilization", ("Quebec",)))
+    assert refused is not None and refused.rule == "3.5"
+
+
+def test_hortalez_pays_any_amount_and_adds_one() -> None:
+    # 3.5.2: the French pay one or more Resources; Patriots gain that plus 1
+    state = CoinState.new("lod")
+    state.set_track("french_resources", 3)
+    state.set_track("patriots_resources", 47)
+    view = command_view(state, "french", "hortalez")
+    assert [m.amount for m in view] == [1, 2, 3]
+    after = apply_command(state, Command("french", "hortalez", amount=2)).state
+    assert (after.track("french_resources"), after.track("patriots_resources")) == (1, 50)
+    # 1.8: Resources never pass 50
+    capped = apply_command(state, Command("french", "hortalez", amount=3)).state
+    assert capped.track("patriots_resources") == 50
+    assert command_refusal(state, Command("french", "hortalez", amount=4)) is not None
+    state.set_track("french_resources", 0)
+    assert command_view(state, "french", "hortalez").count() == 0
+
+
+def test_agent_mobilization_places_two_militia_or_one_continental() -> None:
+    # 3.5.1: Quebec, New York, New Hampshire or Massachusetts, not at Active Support;
+    # pay 1; place two Available Militia or one Continental
+    state = load_scenario("lod", "1775")
+    state.set_track("french_resources", 1)
+    state.set_support("New York", "active_support")
+    view = command_view(state, "french", "agent_mobilization")
+    spaces = {m.spaces[0] for m in view}
+    assert spaces == {"Quebec", "New Hampshire", "Massachusetts"}
+    assert view.count() == 3 * 2
+    move = Command("french", "agent_mobilization", ("Quebec",), (("militia", 2),))
+    after = apply_command(state, move).state
+    assert after.pieces("Quebec", "militia") == state.pieces("Quebec", "militia") + 2
+    assert after.track("french_resources") == 0
+    at_support = Command("french", "agent_mobilization", ("New York",), (("continental", 1),))
+    refused = command_refusal(state, at_support)
+    assert refused is not None and "Active Support" in refused.reason
+    state.set_track("french_resources", 0)
+    assert command_view(state, "french", "agent_mobilization").count() == 0
+
+
+def rabble_state() -> CoinState:
+    state = CoinState.new("lod")
+    state.set_track("patriots_resources", 2)
+    state.move_pieces("Available", "Virginia", "militia", 1)  # Underground Militia
+    state.move_pieces("Available", "Boston", "continental", 1)  # Rebellion Control
+    state.move_pieces("Available", "Georgia", "militia", 1, new_status="active")
+    return state
+
+
+def test_rabble_rousing_spaces_and_effect() -> None:
+    # 3.3.4: spaces with Rebellion Control and Patriot pieces, or an Underground Militia
+    state = rabble_state()
+    view = command_view(state, "patriots", "rabble_rousing")
+    assert {s for m in view for s in m.spaces} == {"Boston", "Georgia", "Virginia"}
+    # Georgia: its only Militia is Active, but 1 Militia alone is Rebellion Control
+    # with a Patriot piece; 2 Resources: any 1 or 2 of the 3 spaces
+    assert view.count() == 3 + 3
+    after = apply_command(state, Command("patriots", "rabble_rousing", ("Boston", "Virginia")))
+    new = after.state
+    # 3.3.4: a Propaganda marker and one level toward Active Opposition in each
+    assert new.markers("Boston", "propaganda") == new.markers("Virginia", "propaganda") == 1
+    assert new.support("Virginia") == "passive_opposition"
+    # Virginia has Rebellion Control with a Patriot piece too (the Militia): nothing
+    # to Activate; Boston likewise
+    assert new.pieces("Virginia", "militia", "underground") == 1
+    assert new.track("patriots_resources") == 0
+    assert any(line.startswith("3.3.4") for line in after.log)
+
+
+def test_rabble_rousing_activates_where_the_rebellion_lacks_control() -> None:
+    # 3.3.4: "Unless Rebellion Control with a Patriot piece, activate one Underground
+    # Militia": a Tory and a Regular outnumber the Militia in Virginia
+    state = rabble_state()
+    state.move_pieces("Available", "Virginia", "tory", 1)
+    state.move_pieces("Available", "Virginia", "british_regular", 1)
+    new = apply_command(state, Command("patriots", "rabble_rousing", ("Virginia",))).state
+    assert new.pieces("Virginia", "militia", "active") == 1
+
+
+def test_rabble_rousing_limited_and_out_of_propaganda() -> None:
+    state = rabble_state()
+    # 2.3.5: a Limited Command selects one space
+    assert command_view(state, "patriots", "rabble_rousing", limited=True).count() == 3
+    two = Command("patriots", "rabble_rousing", ("Boston", "Virginia"), limited=True)
+    assert (command_refusal(state, two) or pytest.fail()).rule == "2.3.5"
+    # 3.3.4: no Propaganda marker once all 12 are on the map
+    for space in ["New York", "Philadelphia", "Norfolk", "Charles Town", "Savannah",
+                  "New Hampshire", "Massachusetts", "Connecticut-Rhode Island", "New Jersey",
+                  "Pennsylvania", "Maryland-Delaware", "North Carolina"]:  # fmt: skip
+        state.add_marker(space, "propaganda")
+    result = apply_command(state, Command("patriots", "rabble_rousing", ("Boston",)))
+    assert result.state.markers("Boston", "propaganda") == 0
+    assert any("all 12" in line for line in result.log)
+
+
+def test_every_offered_move_is_legal_and_others_are_refused() -> None:
+    state = rabble_state()
+    state.set_track("patriots_resources", 3)
+    view = command_view(state, "patriots", "rabble_rousing")
+    offered = set(view)
+    assert len(offered) == view.count()  # no duplicates
+    spaces = list(state.rules.spaces)
+    for size in (1, 2, 3, 4):
+        for chosen in itertools.islice(itertools.combinations(spaces, size), 400):
+            move = Command("patriots", "rabble_rousing", tuple(sorted(chosen)))
+            refused = command_refusal(state, move)
+            assert (refused is None) == (move in offered), move
+            if refused is None:
+                apply_command(state, move)
+            else:
+                with pytest.raises(IllegalMoveError):
+                    apply_command(state, move)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_subset_views_count_and_rank_like_brute_force(seed: int) -> None:
+    rng = random.Random(seed)
+    items = [f"s{i}" for i in range(rng.randint(0, 9))]
+    lo, hi = rng.randint(0, 3), rng.randint(0, 9)
+    view = SpaceSubsets(items, lo, hi, lambda spaces: Command("x", "y", spaces))
+    brute = [
+        Command("x", "y", c)
+        for k in range(lo, min(hi, len(items)) + 1)
+        for c in itertools.combinations(sorted(items), k)
+    ]
+    assert view.count() == len(brute) and list(view) == brute
+    assert [view.nth(i) for i in range(view.count())] == brute
+
+
+def test_a_command_not_modelled_is_a_clear_error() -> None:
+    with pytest.raises(InputError, match="not modelled yet"):
+        command_view(CoinState.new("lod"), "british", "march")
