@@ -17,7 +17,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from math import comb
 from typing import Any
@@ -47,11 +47,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
 FRENCH_BEFORE_TOA = ("agent_mobilization", "hortalez")  # 3.5
 FRENCH_AFTER_TOA = ("battle", "hortalez", "march", "muster")  # 3.5
 RESOURCES = {f: f"{f}_resources" for f in COMMANDS}
-# The Commands built so far; the others are refused as not yet available here.
-BUILT = {
-    "french": ("hortalez", "agent_mobilization"),
-    "patriots": ("rabble_rousing",),
-}
+RAID_MOST = 3  # 3.4.4: up to three Provinces
 AGENT_SPACES = ("Quebec", "New York", "New Hampshire", "Massachusetts")  # 3.5.1
 
 
@@ -60,7 +56,9 @@ class Command:
     """One Command: the Faction, the Command's name, the spaces selected (sorted:
     the order does not change the outcome of the Commands built here), what is
     placed (``pieces``: piece type and number) and, for Roderigue Hortalez et Cie,
-    the Resources paid (``amount``). ``limited``: a Limited Command (2.3.5);
+    the Resources paid (``amount``), and the pieces that move (``moves``: origin,
+    destination, piece kind, number; a kind names the status moved where it matters,
+    as ``war_party:underground``). ``limited``: a Limited Command (2.3.5);
     ``free``: granted free by an Event (3.1.2)."""
 
     faction: str
@@ -68,6 +66,7 @@ class Command:
     spaces: tuple[str, ...] = ()
     pieces: tuple[tuple[str, int], ...] = ()
     amount: int = 0
+    moves: tuple[tuple[str, str, str, int], ...] = ()
     limited: bool = False
     free: bool = False
 
@@ -79,6 +78,8 @@ class Command:
             body["pieces"] = [list(p) for p in self.pieces]
         if self.amount:
             body["amount"] = self.amount
+        if self.moves:
+            body["moves"] = [list(m) for m in self.moves]
         if self.limited:
             body["limited"] = True
         if self.free:
@@ -191,55 +192,14 @@ def _unrank(items: Sequence[str], k: int, index: int) -> tuple[str, ...]:
 
 
 def _budget(state: CoinState, faction: str, free: bool) -> int:
-    """How many spaces the Faction can pay for (any number if free, 3.1.2)."""
+    """How many Resources the Faction can spend (any number if free, 3.1.2)."""
     return 10**6 if free else state.track(RESOURCES[faction])
 
 
-def command_view(
-    state: CoinState, faction: str, command: str, *, limited: bool = False, free: bool = False
-) -> MoveView[Command]:
-    """The legal moves of one Command for ``faction`` (empty when it may not be
-    executed now; :func:`command_refusal` on any move says why)."""
-    faction = _faction(state, faction)
-    if command not in BUILT.get(faction, ()):
-        raise InputError(
-            f"the {command!r} Command of the {faction} is not modelled yet",
-            path="command",
-            allowed=BUILT.get(faction, ()),
-        )
-
-    def refuse(move: object) -> Refusal | None:
-        return command_refusal(state, move)
-
-    if command == "hortalez":
-        most = 0 if free else state.track(RESOURCES["french"])
-        amounts = [0] if free else list(range(1, most + 1))
-        moves = [Command("french", "hortalez", amount=a, limited=limited, free=free)
-                 for a in amounts]  # fmt: skip
-        return _Listed(moves, refuse) if _allowed(state, faction, command) is None else _none()
-    if command == "agent_mobilization":
-        moves = [
-            Command(faction, command, (space,), (what,), limited=limited, free=free)
-            for space in _agent_spaces(state)
-            for what in _agent_placements(state)
-        ]
-        if _allowed(state, faction, command) is not None or _budget(state, faction, free) < 1:
-            moves = []
-        return _Listed(moves, refuse)
-    # rabble_rousing (3.3.4)
-    candidates = _rabble_spaces(state) if _allowed(state, faction, command) is None else []
-    most = min(1 if limited else len(candidates), _budget(state, faction, free))
-    return SpaceSubsets(
-        candidates,
-        1,
-        most,
-        lambda spaces: Command(faction, command, spaces, limited=limited, free=free),
-        refuse,
-    )
-
-
 class _Listed(MoveView[Command]):
-    def __init__(self, moves: list[Command], refuse: Any) -> None:
+    """A short list of moves (the Commands with few choices)."""
+
+    def __init__(self, moves: list[Command], refuse: Callable[[object], Refusal | None]) -> None:
         self._moves = moves
         self._refuse = refuse
 
@@ -253,11 +213,44 @@ class _Listed(MoveView[Command]):
         return self._moves[index]
 
     def refusal(self, move: object) -> Refusal | None:
-        return self._refuse(move)  # type: ignore[no-any-return]
+        return self._refuse(move)
 
 
-def _none() -> _Listed:
-    return _Listed([], lambda move: Refusal("no legal move", "3.1"))
+@dataclass(frozen=True)
+class _Rules:
+    """One Command's rules: its legal moves (given the state, the Faction, whether
+    Limited and whether free), its own checks beyond the common ones, its cost, and
+    what it does (on a copy of the state, writing the log)."""
+
+    moves: Callable[[CoinState, str, bool, bool], MoveView[Command] | list[Command]]
+    refuse: Callable[[CoinState, Command], Refusal | None]
+    cost: Callable[[Command], int]
+    carry_out: Callable[[CoinState, Command, list[str]], None]
+
+
+def command_view(
+    state: CoinState, faction: str, command: str, *, limited: bool = False, free: bool = False
+) -> MoveView[Command]:
+    """The legal moves of one Command for ``faction`` (empty when it may not be
+    executed now; :func:`command_refusal` on any move says why)."""
+    faction = _faction(state, faction)
+    rules = _RULES.get((faction, command))
+    if rules is None:
+        raise InputError(
+            f"the {command!r} Command of the {faction} is not modelled yet",
+            path="command",
+            allowed=sorted(name for f, name in _RULES if f == faction),
+        )
+
+    def refuse(move: object) -> Refusal | None:
+        return command_refusal(state, move)
+
+    if _allowed(state, faction, command) is not None:
+        return _Listed([], refuse)
+    found = rules.moves(state, faction, limited, free)
+    if isinstance(found, list):  # a short list: keep exactly the moves the rules accept
+        return _Listed([move for move in found if refuse(move) is None], refuse)
+    return found
 
 
 # ---------------------------------------------------------------------- the rules
@@ -270,6 +263,109 @@ def _allowed(state: CoinState, faction: str, command: str) -> Refusal | None:
         when = "after" if state.flag("toa_played") else "before"
         return Refusal(f"the French may not {command} {when} the Treaty of Alliance", "3.5")
     return None
+
+
+def command_refusal(state: CoinState, move: object) -> Refusal | None:
+    """``None`` if ``move`` is a legal Command now, else why not and the rule.
+
+    >>> state = CoinState.new("lod")
+    >>> command_refusal(state, Command("patriots", "rabble_rousing", ("Boston",))).rule
+    '3.3.4'
+    """
+    if not isinstance(move, Command):
+        return Refusal("not a Command", "3.1")
+    if move.faction not in COMMANDS:
+        return Refusal(f"no Commands for {move.faction!r}", "3.1")
+    refused = _allowed(state, move.faction, move.name)
+    if refused is not None:
+        return refused
+    rules = _RULES.get((move.faction, move.name))
+    if rules is None:
+        return Refusal(f"the {move.name} Command is not modelled yet", "3.1")
+    if len(set(move.spaces)) != len(move.spaces) or tuple(sorted(move.spaces)) != move.spaces:
+        return Refusal("each space once, in sorted order", "3.1")
+    refused = rules.refuse(state, move)
+    if refused is not None:
+        return refused
+    cost = 0 if move.free else rules.cost(move)
+    if cost > state.track(RESOURCES[move.faction]):
+        return Refusal(
+            f"it costs {cost} Resources; the {move.faction} have "
+            f"{state.track(RESOURCES[move.faction])}",
+            "3.1",
+        )
+    return None
+
+
+def apply_command(state: CoinState, move: Command) -> CommandResult:
+    """The state after ``move``; an illegal move raises :class:`IllegalMoveError`.
+
+    >>> state = CoinState.new("lod")
+    >>> state.set_track("french_resources", 3)
+    >>> after = apply_command(state, Command("french", "hortalez", amount=2)).state
+    >>> after.track("french_resources"), after.track("patriots_resources")
+    (1, 3)
+    """
+    refused = command_refusal(state, move)
+    if refused is not None:
+        raise IllegalMoveError(refused.reason, rule=refused.rule)
+    rules = _RULES[(move.faction, move.name)]
+    new = state.copy()
+    log: list[str] = []
+    cost = 0 if move.free else rules.cost(move)
+    if cost:
+        track = RESOURCES[move.faction]
+        new.set_track(track, new.track(track) - cost)
+        log.append(f"3.1: the {move.faction} pay {cost} Resource(s)")
+    rules.carry_out(new, move, log)
+    return CommandResult(new, tuple(log))
+
+
+def _per_space(move: Command) -> int:
+    return len(move.spaces)
+
+
+def _markers_on_map(state: CoinState, marker: str) -> int:
+    return sum(state.markers(space, marker) for space in state.rules.spaces)
+
+
+def _place_marker(state: CoinState, space: str, marker: str, rule: str, log: list[str]) -> None:
+    """A marker on ``space`` unless all of its pool are on the map already."""
+    pool = state.rules.data.marker(marker).pool
+    if _markers_on_map(state, marker) < state.rules.data.pool(pool).count:
+        state.add_marker(space, marker)
+        log.append(f"{rule}: a {marker.capitalize()} marker in {space}")
+    else:
+        log.append(f"{rule}: every {marker.capitalize()} marker is on the map: none placed")
+
+
+# ---------------------------------------------------------------------- 3.5.2 Hortalez
+
+
+def _hortalez_moves(state: CoinState, faction: str, limited: bool, free: bool) -> list[Command]:
+    amounts = [0] if free else list(range(1, state.track(RESOURCES["french"]) + 1))
+    return [Command("french", "hortalez", amount=a, limited=limited, free=free) for a in amounts]
+
+
+def _hortalez_refusal(state: CoinState, move: Command) -> Refusal | None:
+    if move.spaces or move.pieces or move.moves:
+        return Refusal("Roderigue Hortalez et Cie selects no space", "3.5.2")
+    if move.free:
+        return None if move.amount == 0 else Refusal("free: nothing is paid", "3.1.2")
+    if move.amount < 1:
+        return Refusal("the French pay one or more Resources", "3.5.2")
+    return None
+
+
+def _hortalez(state: CoinState, move: Command, log: list[str]) -> None:
+    before = state.track("patriots_resources")
+    cap = state.rules.data.track("patriots_resources").hi
+    state.set_track("patriots_resources", min(cap, before + move.amount + 1))
+    log.append(f"3.5.2: the French pay {move.amount}; Patriot Resources {before} -> "
+               f"{state.track('patriots_resources')}")  # fmt: skip
+
+
+# ---------------------------------------------------------------------- 3.5.1 Agent Mobilization
 
 
 def _agent_spaces(state: CoinState) -> list[str]:
@@ -288,6 +384,34 @@ def _agent_placements(state: CoinState) -> list[tuple[str, int]]:
     return options
 
 
+def _agent_moves(state: CoinState, faction: str, limited: bool, free: bool) -> list[Command]:
+    return [
+        Command(faction, "agent_mobilization", (space,), (what,), limited=limited, free=free)
+        for space in _agent_spaces(state)
+        for what in _agent_placements(state)
+    ]
+
+
+def _agent_refusal(state: CoinState, move: Command) -> Refusal | None:
+    if len(move.spaces) != 1 or move.spaces[0] not in AGENT_SPACES:
+        return Refusal(f"one of {', '.join(AGENT_SPACES)}", "3.5.1")
+    if move.spaces[0] not in _agent_spaces(state):
+        return Refusal(f"{move.spaces[0]} is at Active Support", "3.5.1")
+    if len(move.pieces) != 1 or move.pieces[0] not in _agent_placements(state) or move.moves:
+        return Refusal("two Available Militia or one Continental", "3.5.1")
+    return None
+
+
+def _agent(state: CoinState, move: Command, log: list[str]) -> None:
+    (space,) = move.spaces
+    ((piece, n),) = move.pieces
+    state.move_pieces("Available", space, piece, n)
+    log.append(f"3.5.1: {n} {piece} placed in {space}")
+
+
+# ---------------------------------------------------------------------- 3.3.4 Rabble-Rousing
+
+
 def _rabble_spaces(state: CoinState) -> list[str]:
     """3.3.4: Provinces or Cities with Rebellion Control and Patriot pieces, or at
     least one Underground Militia (and a Support level to shift)."""
@@ -301,50 +425,21 @@ def _rabble_spaces(state: CoinState) -> list[str]:
     return found
 
 
-def _markers_on_map(state: CoinState, marker: str) -> int:
-    return sum(state.markers(space, marker) for space in state.rules.spaces)
+def _rabble_moves(state: CoinState, faction: str, limited: bool, free: bool) -> MoveView[Command]:
+    candidates = _rabble_spaces(state)
+    most = min(1 if limited else len(candidates), _budget(state, faction, free))
+    return SpaceSubsets(
+        candidates,
+        1,
+        most,
+        lambda spaces: Command(faction, "rabble_rousing", spaces, limited=limited, free=free),
+        lambda move: command_refusal(state, move),
+    )
 
 
-def command_refusal(state: CoinState, move: object) -> Refusal | None:
-    """``None`` if ``move`` is a legal Command now, else why not and the rule.
-
-    >>> state = CoinState.new("lod")
-    >>> command_refusal(state, Command("patriots", "rabble_rousing", ("Boston",))).rule
-    '3.3.4'
-    """
-    if not isinstance(move, Command):
-        return Refusal("not a Command", "3.1")
-    if move.faction not in COMMANDS:
-        return Refusal(f"no Commands for {move.faction!r}", "3.1")
-    refused = _allowed(state, move.faction, move.name)
-    if refused is not None:
-        return refused
-    if move.name not in BUILT.get(move.faction, ()):
-        return Refusal(f"the {move.name} Command is not modelled yet", "3.1")
-    if len(set(move.spaces)) != len(move.spaces) or tuple(sorted(move.spaces)) != move.spaces:
-        return Refusal("each space once, in sorted order", "3.1")
-    budget = _budget(state, move.faction, move.free)
-    if move.name == "hortalez":
-        if move.spaces or move.pieces:
-            return Refusal("Roderigue Hortalez et Cie selects no space", "3.5.2")
-        if move.free:
-            return None if move.amount == 0 else Refusal("free: nothing is paid", "3.1.2")
-        if not 1 <= move.amount <= budget:
-            return Refusal(f"the French pay 1 to {budget} Resources", "3.5.2")
-        return None
-    if move.name == "agent_mobilization":
-        if len(move.spaces) != 1 or move.spaces[0] not in AGENT_SPACES:
-            return Refusal(f"one of {', '.join(AGENT_SPACES)}", "3.5.1")
-        if move.spaces[0] not in _agent_spaces(state):
-            return Refusal(f"{move.spaces[0]} is at Active Support", "3.5.1")
-        if len(move.pieces) != 1 or move.pieces[0] not in _agent_placements(state):
-            return Refusal("two Available Militia or one Continental", "3.5.1")
-        if budget < 1:
-            return Refusal("the French pay 1 Resource", "3.5.1")
-        return None
-    # rabble_rousing
-    if not move.spaces:
-        return Refusal("select at least one space", "3.3.4")
+def _rabble_refusal(state: CoinState, move: Command) -> Refusal | None:
+    if not move.spaces or move.pieces or move.moves:
+        return Refusal("select one or more spaces, nothing else", "3.3.4")
     eligible = set(_rabble_spaces(state))
     for space in move.spaces:
         if space not in eligible:
@@ -354,62 +449,128 @@ def command_refusal(state: CoinState, move: object) -> Refusal | None:
             )
     if move.limited and len(move.spaces) > 1:
         return Refusal("a Limited Command selects one space", "2.3.5")
-    if len(move.spaces) > budget:
-        return Refusal(f"1 Resource per space: {budget} available", "3.3.4")
     return None
 
 
-# ---------------------------------------------------------------------- apply
-
-
-def apply_command(state: CoinState, move: Command) -> CommandResult:
-    """The state after ``move``; an illegal move raises :class:`IllegalMoveError`.
-
-    >>> state = CoinState.new("lod")
-    >>> state.set_track("french_resources", 3)
-    >>> after = apply_command(state, Command("french", "hortalez", amount=2)).state
-    >>> after.track("french_resources"), after.track("patriots_resources")
-    (1, 3)
-    """
-    refused = command_refusal(state, move)
-    if refused is not None:
-        raise IllegalMoveError(refused.reason, rule=refused.rule)
-    new = state.copy()
-    log: list[str] = []
-    cost = 0 if move.free else len(move.spaces)
-    if move.name == "hortalez":
-        paid = move.amount
-        gain = paid + 1
-        before = new.track("patriots_resources")
-        new.set_track("french_resources", new.track("french_resources") - paid)
-        new.set_track("patriots_resources", min(_cap(new), before + gain))
-        log.append(f"3.5.2: the French pay {paid}; Patriot Resources {before} -> "
-                   f"{new.track('patriots_resources')}")  # fmt: skip
-        return CommandResult(new, tuple(log))
-    new.set_track(RESOURCES[move.faction], new.track(RESOURCES[move.faction]) - cost)
-    if cost:
-        log.append(f"3.1: the {move.faction} pay {cost} Resource(s)")
-    if move.name == "agent_mobilization":
-        (space,) = move.spaces
-        ((piece, n),) = move.pieces
-        new.move_pieces("Available", space, piece, n)
-        log.append(f"3.5.1: {n} {piece} placed in {space}")
-        return CommandResult(new, tuple(log))
+def _rabble(state: CoinState, move: Command, log: list[str]) -> None:
     for space in move.spaces:
-        with_patriots = new.control(space) == "rebellion" and new.faction_pieces(space, "patriots")
-        if _markers_on_map(new, "propaganda") < new.rules.data.pool("propaganda").count:
-            new.add_marker(space, "propaganda")
-            log.append(f"3.3.4: a Propaganda marker in {space}")
-        else:
-            log.append("3.3.4: all 12 Propaganda markers are on the map: none placed")
-        before = new.support(space)
-        after = new.shift_support(space, -1)
+        with_patriots = (
+            state.control(space) == "rebellion" and state.faction_pieces(space, "patriots") > 0
+        )
+        _place_marker(state, space, "propaganda", "3.3.4", log)
+        before = state.support(space)
+        after = state.shift_support(space, -1)
         log.append(f"3.3.4: {space} {before} -> {after}")
         if not with_patriots:
-            new.flip(space, "militia", 1, "underground", "active")
+            state.flip(space, "militia", 1, "underground", "active")
             log.append(f"3.3.4: one Underground Militia in {space} Activated")
-    return CommandResult(new, tuple(log))
 
 
-def _cap(state: CoinState) -> int:
-    return state.rules.data.track("patriots_resources").hi
+# ---------------------------------------------------------------------- 3.4.4 Raid
+
+_UG_WAR_PARTY = "war_party:underground"
+_OPPOSITION = ("active_opposition", "passive_opposition")
+
+
+def _raid_provinces(state: CoinState) -> list[str]:
+    """3.4.4: Provinces at Opposition with, or next to a Province with, an
+    Underground War Party."""
+    board = state.rules.map
+    found = []
+    for space in state.rules.spaces:
+        if not board.is_province(space) or state.support(space) not in _OPPOSITION:
+            continue
+        near = [space, *(n for n in board.adjacent(space) if board.is_province(n))]
+        if any(state.pieces(n, "war_party", "underground") for n in near):
+            found.append(space)
+    return found
+
+
+def _raid_sources(state: CoinState, province: str) -> list[str | None]:
+    """Where the one War Party moved in comes from: nowhere (``None``) if one is
+    there already, or any adjacent Province with an Underground War Party."""
+    board = state.rules.map
+    sources: list[str | None] = []
+    if state.pieces(province, "war_party", "underground"):
+        sources.append(None)
+    sources += [
+        n
+        for n in board.adjacent(province)
+        if board.is_province(n) and state.pieces(n, "war_party", "underground")
+    ]
+    return sources
+
+
+def _raid_moves(state: CoinState, faction: str, limited: bool, free: bool) -> list[Command]:
+    from itertools import combinations, product
+
+    provinces = sorted(_raid_provinces(state))
+    most = min(1 if limited else RAID_MOST, len(provinces), _budget(state, faction, free))
+    found: list[Command] = []
+    for k in range(1, most + 1):
+        for chosen in combinations(provinces, k):
+            for sources in product(*(_raid_sources(state, p) for p in chosen)):
+                moves = tuple(
+                    (source, province, _UG_WAR_PARTY, 1)
+                    for province, source in zip(chosen, sources, strict=True)
+                    if source is not None
+                )
+                move = Command(faction, "raid", chosen, moves=moves, limited=limited, free=free)
+                if _raid_refusal(state, move) is None:  # sources shared beyond what they hold
+                    found.append(move)
+    return found
+
+
+def _raid_refusal(state: CoinState, move: Command) -> Refusal | None:
+    if not move.spaces or move.pieces:
+        return Refusal("select one to three Provinces", "3.4.4")
+    if len(move.spaces) > (1 if move.limited else RAID_MOST):
+        return Refusal("up to three Provinces (one if Limited)", "3.4.4" if not move.limited
+                       else "2.3.5")  # fmt: skip
+    eligible = set(_raid_provinces(state))
+    for province in move.spaces:
+        if province not in eligible:
+            return Refusal(
+                f"{province}: a Province at Opposition with or next to an Underground War Party",
+                "3.4.4",
+            )
+    into: dict[str, int] = {}
+    taken: dict[str, int] = {}
+    board = state.rules.map
+    for origin, destination, kind, n in move.moves:
+        if destination not in move.spaces or kind != _UG_WAR_PARTY or n != 1:
+            return Refusal("at most one Underground War Party into each Raid Province", "3.4.4")
+        if origin not in board.adjacent(destination) or not board.is_province(origin):
+            return Refusal(f"{origin} is not a Province next to {destination}", "3.4.4")
+        into[destination] = into.get(destination, 0) + 1
+        taken[origin] = taken.get(origin, 0) + 1
+    if any(count > 1 for count in into.values()):
+        return Refusal("at most one War Party moves into each Province", "3.4.4")
+    for origin, count in taken.items():
+        if state.pieces(origin, "war_party", "underground") < count:
+            return Refusal(f"{origin} has too few Underground War Parties", "3.4.4")
+    for province in move.spaces:
+        if province not in into and not state.pieces(province, "war_party", "underground"):
+            return Refusal(f"{province}: no Underground War Party to Activate", "3.4.4")
+    return None
+
+
+def _raid(state: CoinState, move: Command, log: list[str]) -> None:
+    for origin, destination, _, n in move.moves:
+        state.move_pieces(origin, destination, "war_party", n, "underground", "underground")
+        log.append(f"3.4.4: an Underground War Party moves from {origin} to {destination}")
+    for province in move.spaces:
+        state.flip(province, "war_party", 1, "underground", "active")
+        _place_marker(state, province, "raid", "3.4.4", log)
+        before = state.support(province)
+        after = state.shift_support(province, 1)
+        log.append(f"3.4.4: a War Party Activated; {province} {before} -> {after}")
+
+
+_RULES: dict[tuple[str, str], _Rules] = {
+    ("french", "hortalez"): _Rules(_hortalez_moves, _hortalez_refusal, lambda m: m.amount,
+                                  _hortalez),
+    ("french", "agent_mobilization"): _Rules(_agent_moves, _agent_refusal, lambda m: 1, _agent),
+    ("patriots", "rabble_rousing"): _Rules(_rabble_moves, _rabble_refusal, _per_space, _rabble),
+    ("indians", "raid"): _Rules(_raid_moves, _raid_refusal, _per_space, _raid),
+}  # fmt: skip

@@ -121,7 +121,7 @@ def test_rabble_rousing_limited_and_out_of_propaganda() -> None:
         state.add_marker(space, "propaganda")
     result = apply_command(state, Command("patriots", "rabble_rousing", ("Boston",)))
     assert result.state.markers("Boston", "propaganda") == 0
-    assert any("all 12" in line for line in result.log)
+    assert any("every Propaganda marker is on the map" in line for line in result.log)
 
 
 def test_every_offered_move_is_legal_and_others_are_refused() -> None:
@@ -161,3 +161,84 @@ def test_subset_views_count_and_rank_like_brute_force(seed: int) -> None:
 def test_a_command_not_modelled_is_a_clear_error() -> None:
     with pytest.raises(InputError, match="not modelled yet"):
         command_view(CoinState.new("lod"), "british", "march")
+
+
+def raid_state() -> CoinState:
+    # Virginia and North Carolina at Opposition; one Underground War Party in the
+    # Southwest Reserve, next to both; Pennsylvania at Opposition, nothing near it
+    state = CoinState.new("lod")
+    state.set_track("indians_resources", 3)
+    state.set_support("Virginia", "active_opposition")
+    state.set_support("North Carolina", "passive_opposition")
+    state.set_support("Pennsylvania", "passive_opposition")
+    state.move_pieces("Available", "Southwest", "war_party", 1)
+    return state
+
+
+def test_raid_provinces_and_sources() -> None:
+    # 3.4.4: Provinces at Opposition with, or adjacent to, an Underground War Party
+    state = raid_state()
+    view = command_view(state, "indians", "raid")
+    assert {p for m in view for p in m.spaces} == {"Virginia", "North Carolina"}
+    # 3.4.4: each needs a War Party to Activate: the one in the Southwest can move into
+    # one of them only, so the two together are not possible
+    assert sorted(m.spaces for m in view) == [("North Carolina",), ("Virginia",)]
+    both = Command("indians", "raid", ("North Carolina", "Virginia"),
+                   moves=(("Southwest", "North Carolina", "war_party:underground", 1),
+                          ("Southwest", "Virginia", "war_party:underground", 1)))  # fmt: skip
+    assert "too few" in (command_refusal(state, both) or pytest.fail()).reason
+
+
+def test_raid_moves_in_activates_marks_and_shifts() -> None:
+    # 3.4.4: move in one adjacent War Party, Activate it, place a Raid marker, shift
+    # Opposition one level toward Neutral; 1 Resource per Province
+    state = raid_state()
+    move = Command("indians", "raid", ("Virginia",),
+                   moves=(("Southwest", "Virginia", "war_party:underground", 1),))  # fmt: skip
+    new = apply_command(state, move).state
+    assert new.pieces("Southwest", "war_party") == 0
+    assert new.pieces("Virginia", "war_party", "active") == 1
+    assert new.markers("Virginia", "raid") == 1
+    assert new.support("Virginia") == "passive_opposition"
+    assert new.track("indians_resources") == 2
+
+
+def test_raid_with_war_parties_already_there() -> None:
+    # 3.4.4: a Province with its own Underground War Party needs no move; up to three
+    state = raid_state()
+    for province in ("Virginia", "North Carolina", "Pennsylvania"):
+        state.move_pieces("Available", province, "war_party", 1)
+    view = command_view(state, "indians", "raid")
+    three = [m for m in view if len(m.spaces) == 3]
+    assert three and all(command_refusal(state, m) is None for m in view)
+    stay = Command("indians", "raid", ("North Carolina", "Pennsylvania", "Virginia"))
+    assert stay in three
+    new = apply_command(state, stay).state
+    assert [new.support(p) for p in ("Virginia", "North Carolina", "Pennsylvania")] == [
+        "passive_opposition", "neutral", "neutral"]  # fmt: skip
+    # 2.3.5: Limited, one Province
+    assert all(len(m.spaces) == 1 for m in command_view(state, "indians", "raid", limited=True))
+    state.set_track("indians_resources", 2)  # 3.4.4: 1 Resource per Province
+    assert max(len(m.spaces) for m in command_view(state, "indians", "raid")) == 2
+
+
+def test_raid_both_directions() -> None:
+    state = raid_state()
+    state.move_pieces("Available", "Pennsylvania", "war_party", 2)
+    state.set_support("Maryland-Delaware", "passive_opposition")
+    view = command_view(state, "indians", "raid")
+    offered = set(view)
+    assert len(offered) == view.count()
+    board = state.rules.map
+    provinces = sorted(s for s in state.rules.spaces if board.is_province(s))
+    checked = 0
+    for k in (1, 2):
+        for chosen in itertools.combinations(provinces, k):
+            options = [[None, *board.adjacent(p)] for p in chosen]
+            for sources in itertools.product(*options):
+                moves = tuple((src, p, "war_party:underground", 1)
+                              for p, src in zip(chosen, sources, strict=True) if src)  # fmt: skip
+                move = Command("indians", "raid", chosen, moves=moves)
+                assert (command_refusal(state, move) is None) == (move in offered), move
+                checked += 1
+    assert checked > 1000 and offered
