@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import Any, Literal
 
-from legalis.model.coin.effects import Node, Side, TaggedSchema, validation_error
+from legalis.model.coin.effects import Condition, Node, Side, TaggedSchema, validation_error
 from legalis.model.errors import InputError
 from pydantic import ConfigDict, Field, ValidationError, model_validator
 
@@ -34,6 +34,16 @@ def _a_side_printed(schema: dict[str, Any]) -> None:
     schema["anyOf"] = [{"required": [side], "properties": {side: printed}} for side in SIDES]
 
 
+class Instruction(Node):
+    """A Faction's Event Instruction for a musket-marked card (LoD 8.3.1): the text,
+    the side a Non-player executes instead of the 8.3.2 default, and a condition
+    without which the Event is Ineffective (8.3.3) for that Faction."""
+
+    text: str = ""
+    side: Literal["unshaded", "shaded"] | None = None
+    effective_if: Condition | None = None
+
+
 class Card(Node):
     """One event card. ``marks`` maps a Faction to ``musket`` or ``sword`` (LoD 8.1)."""
 
@@ -44,6 +54,7 @@ class Card(Node):
     period: str | None = None
     factions: tuple[str, ...] = Field(min_length=1)
     marks: dict[str, Literal["musket", "sword"]] = Field(default_factory=dict)
+    instructions: dict[str, Instruction] = Field(default_factory=dict)
     kind: CardKind = "event"
     unshaded: Side | None = None
     shaded: Side | None = None

@@ -137,8 +137,8 @@ class SpaceSubsets(MoveView[Command]):
         candidates: Sequence[str],
         lo: int,
         hi: int,
-        make: Any,
-        refuse: Any = None,
+        make: Callable[[tuple[str, ...]], Command],
+        refuse: Callable[[object], Refusal | None] | None = None,
     ) -> None:
         self.candidates = tuple(sorted(candidates))
         self.lo = max(lo, 0)
@@ -168,9 +168,7 @@ class SpaceSubsets(MoveView[Command]):
         raise IndexError(index)
 
     def refusal(self, move: object) -> Refusal | None:
-        if self._refuse is not None:
-            return self._refuse(move)  # type: ignore[no-any-return]
-        return None
+        return None if self._refuse is None else self._refuse(move)
 
 
 def _unrank(items: Sequence[str], k: int, index: int) -> tuple[str, ...]:

@@ -1,0 +1,494 @@
+"""Non-player Events (8.1 "Event, Command or Pass?", 8.3): whether a Non-player
+Faction plays an Event, which side, and how it carries it out.
+
+The execution is chosen decision by decision on the event interpreter's runs
+(never by listing the legal moves), and the result is always a move that
+:func:`~legalis.solver.events.legal_event_moves` accepts. Every choice is traced
+with its paragraph; every die comes from the injected source.
+
+>>> from legalis.model.coin.deck import bundled_deck
+>>> from legalis.model.coin.scenarios import load_scenario
+>>> from legalis.model.core.randomness import LoggedRandom
+>>> card = bundled_deck("lod").card(6)  # Indians: a sword
+>>> result = nonplayer_event(load_scenario("lod", "1775"), card, "indians", LoggedRandom(1))
+>>> result.choice, result.rule
+('command', '8.1')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from legalis.model.coin import effects as fx
+from legalis.model.coin.deck import Card, Instruction
+from legalis.model.coin.interpret import (
+    Context,
+    OptionChoice,
+    PieceChoice,
+    Run,
+    condition_holds,
+    resume,
+    start,
+)
+from legalis.model.coin.state import CoinState
+from legalis.model.core.randomness import LoggedRandom
+from legalis.solver.events import EventMove, legal_event_moves, precondition_refusal
+from legalis.solver.nonplayer.priorities import (
+    enemy_order,
+    place_order,
+    remove_friendly_order,
+)
+from legalis.solver.nonplayer.spaces import (
+    Priority,
+    opposition_score,
+    roll_random_space,
+    select_spaces,
+    support_score,
+)
+from legalis.solver.nonplayer.trace import Trace
+
+__all__ = [
+    "NonplayerEvent",
+    "WantsEvent",
+    "benefit_order",
+    "event_side",
+    "harm_target",
+    "ineffective_reason",
+    "nonplayer_event",
+    "play_when_effective",
+]
+
+WantsEvent = Callable[[CoinState, Card, str, str], bool]
+"""The Faction's own "Event or Command?" conditions (8.4-8.7):
+``(state, card, side, faction) -> plays the Event``."""
+
+
+def play_when_effective(state: CoinState, card: Card, side: str, faction: str) -> bool:
+    """The default "Event or Command?" answer: play the Event (whenever it is
+    Effective, which :func:`nonplayer_event` checks itself)."""
+    return True
+
+
+@dataclass(frozen=True)
+class NonplayerEvent:
+    """A Non-player's Event decision.
+
+    ``choice`` is ``"event"`` (``move`` is the execution and ``state`` the state
+    after it) or ``"command"``: the Event is not played and the Faction goes on
+    with its flowchart to a Command and Special Activity (``move`` is None and
+    ``state`` the unchanged state). ``rule`` and ``reason`` say why.
+    """
+
+    choice: str
+    move: EventMove | None
+    state: CoinState
+    trace: Trace
+    rule: str
+    reason: str
+    side: str | None = None
+    log: tuple[str, ...] = field(default=())
+
+
+def _side_id(state: CoinState, faction: str) -> str:
+    return state.rules.data.side_of(faction)
+
+
+def _friends(state: CoinState, faction: str) -> list[str]:
+    side = _side_id(state, faction)
+    return [f for f in state.rules.data.faction_ids() if _side_id(state, f) == side]
+
+
+def _royalist(state: CoinState, faction: str) -> bool:
+    return _side_id(state, faction) == _side_id(state, "british")
+
+
+def event_side(state: CoinState, card: Card, faction: str) -> str:
+    """The side a Non-player executes (8.3.2): Event Instructions first, then the
+    shaded text for Patriots and French, the unshaded for British and Indians; a
+    card with one text is executed on that text.
+
+    >>> from legalis.model.coin.deck import bundled_deck
+    >>> card = bundled_deck("lod").card(13)
+    >>> event_side(CoinState.new("lod"), card, "french"), event_side(
+    ...     CoinState.new("lod"), card, "indians")
+    ('shaded', 'unshaded')
+    """
+    printed = [s for s in ("unshaded", "shaded") if getattr(card, s) is not None]
+    instruction = _instruction(state, card, faction)
+    if instruction is not None and instruction.side in printed:
+        return instruction.side
+    if len(printed) == 1:
+        return printed[0]
+    return "unshaded" if _royalist(state, faction) else "shaded"
+
+
+def _instruction(state: CoinState, card: Card, faction: str) -> Instruction | None:
+    name = state.rules.data.faction(faction).name
+    if card.marks.get(name) != "musket":
+        return None
+    return card.instructions.get(name)
+
+
+def benefit_order(
+    state: CoinState,
+    faction: str,
+    players: Iterable[str],
+    rng: LoggedRandom,
+    trace: Trace,
+) -> list[str]:
+    """Who gets an Event's benefits, best first (8.3.5): the executing Faction,
+    the other friendly Faction, then the enemies in random order, Non-players
+    before players.
+
+    >>> from legalis.model.core.randomness import LoggedRandom
+    >>> order = benefit_order(CoinState.new("lod"), "french", {"british"},
+    ...                       LoggedRandom(3), Trace())
+    >>> order
+    ['french', 'patriots', 'indians', 'british']
+    """
+    humans = set(players)
+    friends = _friends(state, faction)
+    order = [faction] + [f for f in friends if f != faction]
+    enemies = [f for f in state.rules.data.faction_ids() if f not in friends]
+    for group in ([e for e in enemies if e not in humans], [e for e in enemies if e in humans]):
+        group = list(group)
+        while group:
+            pick = group.pop(rng.randrange(len(group))) if len(group) > 1 else group.pop()
+            order.append(pick)
+    trace.step("8.3.5", "who benefits, in order", state.rules.data.faction_ids(), order)
+    return order
+
+
+def harm_target(
+    state: CoinState,
+    faction: str,
+    players: Iterable[str],
+    rng: LoggedRandom,
+    trace: Trace,
+) -> str:
+    """The Faction an Event's harm falls on (8.3.5): a random enemy, a player first.
+
+    >>> from legalis.model.core.randomness import LoggedRandom
+    >>> harm_target(CoinState.new("lod"), "british", {"french"}, LoggedRandom(0), Trace())
+    'french'
+    """
+    humans = set(players)
+    friends = _friends(state, faction)
+    enemies = [f for f in state.rules.data.faction_ids() if f not in friends]
+    pool = [e for e in enemies if e in humans] or enemies
+    pick = pool[rng.randrange(len(pool))] if len(pool) > 1 else pool[0]
+    trace.step("8.3.5", "who is harmed (a random enemy, player first)", pool, pick)
+    return pick
+
+
+# ---------------------------------------------------------------------- 8.3.3
+
+
+def _strip(doc: dict[str, Any], friendly: set[str]) -> dict[str, Any]:
+    """The state's JSON without the friendly pieces (in spaces and boxes)."""
+    out = dict(doc)
+    for key in ("spaces", "boxes"):
+        out[key] = {
+            name: {
+                **entry,
+                "pieces": {p: n for p, n in entry["pieces"].items() if p not in friendly},
+            }
+            for name, entry in doc[key].items()
+        }
+    return out
+
+
+def _map_count(doc: dict[str, Any], pieces: set[str]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for name, entry in doc["spaces"].items():
+        for piece, n in entry["pieces"].items():
+            if piece in pieces:
+                counts[name] = counts.get(name, 0) + (sum(n.values()) if isinstance(n, dict) else n)
+    return counts
+
+
+def ineffective_reason(before: CoinState, after: CoinState, faction: str) -> str | None:
+    """Why the change from ``before`` to ``after`` makes the Event Ineffective for
+    ``faction`` (8.3.3), or None when it is Effective.
+
+    >>> state = CoinState.new("lod")
+    >>> ineffective_reason(state, state.copy(), "british")
+    'no effect at all'
+    """
+    if before == after:
+        return "no effect at all"
+    shift = (after.total_support() - after.total_opposition()) - (
+        before.total_support() - before.total_opposition()
+    )
+    if (shift < 0) if _royalist(before, faction) else (shift > 0):
+        return "the Support-Opposition difference shifts in favour of the enemy (8.3.6)"
+    data = before.rules.data
+    friends = set(_friends(before, faction))
+    friendly = {p.id for p in data.pieces if p.faction in friends}
+    jb, ja = before.to_json(), after.to_json()
+    if _strip(jb, friendly) == _strip(ja, friendly):
+        was, now = _map_count(jb, friendly), _map_count(ja, friendly)
+        gained = any(now.get(space, 0) > n for space, n in was.items()) or any(
+            space not in was for space in now
+        )
+        if not gained and sum(now.values()) < sum(was.values()):
+            return "its only effect removes friendly pieces without replacing them"
+    return None
+
+
+# ---------------------------------------------------------------------- choices
+
+
+def _piece_side(state: CoinState, kind: str) -> str:
+    piece = kind.partition(":")[0]
+    return state.rules.data.side_of(state.rules.data.piece(piece).faction)
+
+
+def _support_selection(
+    run: Run, decision: PieceChoice, rng: LoggedRandom, trace: Trace
+) -> list[list[int]]:
+    """Spaces for a shift or set of Support (8.3.6)."""
+    state, step = run.state, run.pending[0]
+    royalist = _royalist(state, decision.chooser)
+
+    def gain(_: CoinState, space: str) -> tuple[int, int]:
+        after = state.copy()
+        if isinstance(step, fx.Shift):
+            after.shift_support(space, step.levels)
+        else:
+            after.set_support(space, step.level)
+        sup = support_score(after, space) - support_score(state, space)
+        opp = opposition_score(after, space) - opposition_score(state, space)
+        return (sup, -opp) if royalist else (opp, -sup)
+
+    spaces = list(decision.spaces)
+    most = decision.max_spaces if decision.max_spaces is not None else len(spaces)
+    must = min(most, len(spaces)) if decision.spaces_exact and not decision.up_to else 0
+    priorities = [
+        Priority("8.3.6 spaces to shift", lambda s, x: True, gain, limit=must, rule="8.3.6"),
+        Priority("8.3.6 further gain", lambda s, x: gain(s, x) > (0, 0), gain, rule="8.3.6"),
+    ]
+    chosen = select_spaces(state, spaces, priorities, most, rng, trace)
+    return [[1 if space in chosen else 0] for space in spaces]
+
+
+def _harmful(run: Run, decision: PieceChoice) -> bool:
+    """Whether the effect works against the chooser's side."""
+    state, step = run.state, run.pending[0]
+    mine = _side_id(state, decision.chooser)
+    ours = [_piece_side(state, kind) == mine for kind in decision.types]
+    if isinstance(step, fx.Place | fx.GoUnderground):
+        return not any(ours)
+    if isinstance(step, fx.Remove | fx.Replace | fx.Activate):
+        return all(ours)
+    return False
+
+
+def _ordered_kinds(run: Run, decision: PieceChoice, index: int, limit: int) -> list[int]:
+    """The kinds (indices of ``decision.types``) to take in a space, best first (8.1.2)."""
+    state, step = run.state, run.pending[0]
+    space = decision.spaces[index]
+    types = decision.types
+    chooser = decision.chooser
+    mine = _side_id(state, chooser)
+    pieces = list(dict.fromkeys(kind.partition(":")[0] for kind in types))
+    picks: list[tuple[str, str]] = []
+    if isinstance(step, fx.Place):
+        supply = {t: decision.room[index][types.index(t)] for t in pieces}
+        if decision.pool is not None:
+            for t in pieces:
+                have = decision.pool[types.index(t)]
+                if have is not None:
+                    supply[t] = min(supply[t], have)
+        picks = place_order(state, space, chooser, limit, types=pieces, supply=supply)
+    elif isinstance(step, fx.Remove | fx.Replace | fx.MovePieces | fx.Activate | fx.GoUnderground):
+        enemy = [t for t in pieces if _piece_side(state, t) != mine]
+        friendly = [t for t in pieces if _piece_side(state, t) == mine]
+        other = [t for t in friendly if state.rules.data.piece(t).faction != chooser]
+        own = [t for t in friendly if t not in other]
+        picks = enemy_order(state, space, chooser, limit, types=enemy)
+        # friendly pieces: the other friendly Faction's first (8.3.5)
+        for group in (other, own):
+            picks += remove_friendly_order(state, space, chooser, limit, types=group)
+    out: list[int] = []
+    for piece, status in picks:
+        for kind in (f"{piece}:{status}", piece):
+            if kind in types:
+                out.append(types.index(kind))
+                break
+    return out
+
+
+def _fill(
+    run: Run,
+    decision: PieceChoice,
+    index: int,
+    pool: list[int | None],
+    total_left: int | None,
+) -> list[int]:
+    """The amounts of each kind a space takes: the 8.1.2 order first, then any
+    other kind it can still take (so the selection is maximal, 5.1.3)."""
+    room = decision.room[index]
+    cap = min(
+        decision.per_space if decision.per_space is not None else 10**9,
+        total_left if total_left is not None else 10**9,
+        decision.space_room[index] if decision.space_room is not None else 10**9,
+    )
+    row = [0] * len(decision.types)
+    optional = decision.optional or (False,) * len(decision.types)
+
+    def fits(kind: int) -> bool:
+        have = pool[kind]
+        return (
+            sum(row) < cap
+            and row[kind] < room[kind]
+            and (have is None or row[kind] < have)
+            and not optional[kind]
+        )
+
+    for kind in _ordered_kinds(run, decision, index, cap):
+        if fits(kind):
+            row[kind] += 1
+    for kind in range(len(row)):
+        while fits(kind):
+            row[kind] += 1
+    return row
+
+
+def _piece_selection(
+    run: Run, decision: PieceChoice, rng: LoggedRandom, trace: Trace
+) -> list[list[int]]:
+    """Spaces and pieces for a piece decision (8.3.4, 8.3.5, 8.1.2, 8.2)."""
+    rows = [[0] * len(decision.types) for _ in decision.spaces]
+    if decision.up_to and _harmful(run, decision):
+        trace.step("8.3.5", f"{decision.what}: none (up to, against its own side)", [], "none")
+        return rows
+    pool: list[int | None] = (
+        list(decision.pool) if decision.pool is not None else [None] * len(decision.types)
+    )
+    total_left = decision.total
+    most = decision.max_spaces if decision.max_spaces is not None else len(decision.spaces)
+    chosen: set[int] = set()
+    stacking = [run.state.rules.data.piece(k.partition(":")[0]).stacking for k in decision.types]
+    while len(chosen) < most and (total_left is None or total_left > 0):
+        fills = {
+            i: _fill(run, decision, i, pool, total_left)
+            for i in range(len(decision.spaces))
+            if i not in chosen
+        }
+        keys = {
+            i: (sum(n for n, s in zip(row, stacking, strict=True) if s), sum(row))
+            for i, row in fills.items()
+            if any(row)
+        }
+        if not keys:
+            break
+        best = max(keys.values())
+        tied = [decision.spaces[i] for i, key in keys.items() if key == best]
+        dice: tuple[int, ...] = ()
+        if len(tied) == 1:
+            space = tied[0]
+        else:
+            space, dice = roll_random_space(tied, rng)
+        index = decision.spaces.index(space)
+        trace.step(
+            "8.3.5",
+            f"{decision.what}: space (most Forts/Villages, then pieces; ties 8.2)",
+            tied,
+            space,
+            dice=dice,
+        )
+        row = fills[index]
+        rows[index] = row
+        chosen.add(index)
+        for kind, n in enumerate(row):
+            have = pool[kind]
+            if have is not None:
+                pool[kind] = have - n
+        if total_left is not None:
+            total_left -= sum(row)
+        picked = [f"{n} {decision.types[k]}" for k, n in enumerate(row) if n]
+        trace.step("8.1.2", f"pieces in {space}", decision.types, ", ".join(picked))
+    return rows
+
+
+def _execute(
+    state: CoinState, card: Card, side: str, faction: str, rng: LoggedRandom, trace: Trace
+) -> tuple[EventMove, Run]:
+    run = start(state, card.side(side), Context(faction, card.number, side))
+    steps: list[Any] = []
+    while run.decision is not None:
+        decision = run.decision
+        if isinstance(decision, OptionChoice):
+            option = rng.randrange(decision.count)
+            trace.step(
+                "8.3.8", f"{decision.chooser}: {decision.what}", range(decision.count), option
+            )
+            steps.append(option)
+            run = resume(run, option)
+            continue
+        step = run.pending[0]
+        if isinstance(step, fx.Shift | fx.SetSupport):
+            rows = _support_selection(run, decision, rng, trace)
+        else:
+            rows = _piece_selection(run, decision, rng, trace)
+        selection = tuple(tuple(row) for row in rows)
+        steps.append(decision.atoms(selection))
+        run = resume(run, selection)
+    return EventMove(card.number, side, faction, tuple(steps)), run
+
+
+def nonplayer_event(
+    state: CoinState,
+    card: Card,
+    faction: str,
+    rng: LoggedRandom,
+    trace: Trace | None = None,
+    *,
+    wants_event: WantsEvent = play_when_effective,
+) -> NonplayerEvent:
+    """Whether Non-player ``faction`` plays ``card``'s Event, and how (8.1, 8.3).
+
+    A sword under the Faction's symbol: the Event is ignored. A musket: the
+    card's Event Instructions apply (side, a condition without which the Event is
+    Ineffective). Then ``wants_event`` (the Faction's own conditions, 8.4-8.7)
+    decides; an Ineffective Event (8.3.3) gives way to a Command and Special
+    Activity.
+    """
+    trace = trace if trace is not None else Trace()
+    data = state.rules.data
+    faction = data.faction(faction, path="faction").id
+    name = data.faction(faction).name
+    mark = card.marks.get(name)
+
+    def command(rule: str, reason: str, side: str | None = None) -> NonplayerEvent:
+        trace.step(rule, "Event or Command?", ["event", "command"], "command")
+        return NonplayerEvent("command", None, state, trace, rule, reason, side)
+
+    if mark == "sword":
+        return command("8.1", f"a sword under the {name} symbol: the Event is ignored")
+    side = event_side(state, card, faction)
+    instruction = _instruction(state, card, faction)
+    printed = [s for s in ("unshaded", "shaded") if getattr(card, s) is not None]
+    trace.step("8.3.2", "side", printed, side)
+    context = Context(faction, card.number, side)
+    if precondition_refusal(state, card, card.side(side), context) is not None:
+        return command("5.1.4", "the Event's precondition for play is not met", side)
+    text = instruction.text if instruction is not None else ""
+    effective_if = instruction.effective_if if instruction is not None else None
+    if effective_if is not None and not condition_holds(state, effective_if, context):
+        why = text or "the Event Instruction's condition is not met"
+        return command("8.3.1", f"Event Instruction: {why} (Ineffective, 8.3.3)", side)
+    if not wants_event(state, card, side, faction):
+        return command("8.1", "the Faction's Event or Command? conditions decline it", side)
+    move, run = _execute(state, card, side, faction, rng, trace)
+    reason = ineffective_reason(state, run.state, faction)
+    if reason is not None:
+        return command("8.3.3", f"Ineffective: {reason}", side)
+    refused = legal_event_moves(state, card, side, faction).refusal(move)
+    if refused is not None:  # the choices above are made within the decisions offered
+        raise AssertionError(f"Non-player execution refused: {refused.reason}")
+    trace.step("8.1", "Event or Command?", ["event", "command"], "event")
+    return NonplayerEvent("event", move, run.state, trace, "8.3", "plays the Event", side, run.log)
