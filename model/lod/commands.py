@@ -55,8 +55,9 @@ AGENT_SPACES = ("Quebec", "New York", "New Hampshire", "Massachusetts")  # 3.5.1
 class Command:
     """One Command: the Faction, the Command's name, the spaces selected (sorted:
     the order does not change the outcome of the Commands built here), what is
-    placed (``pieces``: piece type and number) and, for Roderigue Hortalez et Cie,
-    the Resources paid (``amount``), and the pieces that move (``moves``: origin,
+    placed (``placed``: space, piece kind, number), what is taken away to be
+    replaced (``removed``, likewise), for Roderigue Hortalez et Cie the Resources
+    paid (``amount``), and the pieces that move (``moves``: origin,
     destination, piece kind, number; a kind names the status moved where it matters,
     as ``war_party:underground``). ``limited``: a Limited Command (2.3.5);
     ``free``: granted free by an Event (3.1.2)."""
@@ -64,7 +65,8 @@ class Command:
     faction: str
     name: str
     spaces: tuple[str, ...] = ()
-    pieces: tuple[tuple[str, int], ...] = ()
+    placed: tuple[tuple[str, str, int], ...] = ()
+    removed: tuple[tuple[str, str, int], ...] = ()
     amount: int = 0
     moves: tuple[tuple[str, str, str, int], ...] = ()
     limited: bool = False
@@ -74,8 +76,10 @@ class Command:
         body: dict[str, Any] = {"faction": self.faction, "command": self.name}
         if self.spaces:
             body["spaces"] = list(self.spaces)
-        if self.pieces:
-            body["pieces"] = [list(p) for p in self.pieces]
+        if self.placed:
+            body["placed"] = [list(p) for p in self.placed]
+        if self.removed:
+            body["removed"] = [list(p) for p in self.removed]
         if self.amount:
             body["amount"] = self.amount
         if self.moves:
@@ -346,7 +350,7 @@ def _hortalez_moves(state: CoinState, faction: str, limited: bool, free: bool) -
 
 
 def _hortalez_refusal(state: CoinState, move: Command) -> Refusal | None:
-    if move.spaces or move.pieces or move.moves:
+    if move.spaces or move.placed or move.removed or move.moves:
         return Refusal("Roderigue Hortalez et Cie selects no space", "3.5.2")
     if move.free:
         return None if move.amount == 0 else Refusal("free: nothing is paid", "3.1.2")
@@ -371,14 +375,14 @@ def _agent_spaces(state: CoinState) -> list[str]:
     return [s for s in AGENT_SPACES if state.support(s) != "active_support"]
 
 
-def _agent_placements(state: CoinState) -> list[tuple[str, int]]:
+def _agent_placements(state: CoinState, space: str) -> list[tuple[str, str, int]]:
     """3.5.1: two Available Militia, or one Continental (as many Militia as are
     Available when only one is: ``docs/rules-questions.md``)."""
-    options: list[tuple[str, int]] = []
+    options: list[tuple[str, str, int]] = []
     if state.available("militia"):
-        options.append(("militia", min(2, state.available("militia"))))
+        options.append((space, "militia", min(2, state.available("militia"))))
     if state.available("continental"):
-        options.append(("continental", 1))
+        options.append((space, "continental", 1))
     return options
 
 
@@ -386,7 +390,7 @@ def _agent_moves(state: CoinState, faction: str, limited: bool, free: bool) -> l
     return [
         Command(faction, "agent_mobilization", (space,), (what,), limited=limited, free=free)
         for space in _agent_spaces(state)
-        for what in _agent_placements(state)
+        for what in _agent_placements(state, space)
     ]
 
 
@@ -395,14 +399,14 @@ def _agent_refusal(state: CoinState, move: Command) -> Refusal | None:
         return Refusal(f"one of {', '.join(AGENT_SPACES)}", "3.5.1")
     if move.spaces[0] not in _agent_spaces(state):
         return Refusal(f"{move.spaces[0]} is at Active Support", "3.5.1")
-    if len(move.pieces) != 1 or move.pieces[0] not in _agent_placements(state) or move.moves:
+    placed = _agent_placements(state, move.spaces[0])
+    if len(move.placed) != 1 or move.placed[0] not in placed or move.removed or move.moves:
         return Refusal("two Available Militia or one Continental", "3.5.1")
     return None
 
 
 def _agent(state: CoinState, move: Command, log: list[str]) -> None:
-    (space,) = move.spaces
-    ((piece, n),) = move.pieces
+    ((space, piece, n),) = move.placed
     state.move_pieces("Available", space, piece, n)
     log.append(f"3.5.1: {n} {piece} placed in {space}")
 
@@ -436,7 +440,7 @@ def _rabble_moves(state: CoinState, faction: str, limited: bool, free: bool) -> 
 
 
 def _rabble_refusal(state: CoinState, move: Command) -> Refusal | None:
-    if not move.spaces or move.pieces or move.moves:
+    if not move.spaces or move.placed or move.removed or move.moves:
         return Refusal("select one or more spaces, nothing else", "3.3.4")
     eligible = set(_rabble_spaces(state))
     for space in move.spaces:
@@ -520,7 +524,7 @@ def _raid_moves(state: CoinState, faction: str, limited: bool, free: bool) -> li
 
 
 def _raid_refusal(state: CoinState, move: Command) -> Refusal | None:
-    if not move.spaces or move.pieces:
+    if not move.spaces or move.placed or move.removed:
         return Refusal("select one to three Provinces", "3.4.4")
     if len(move.spaces) > (1 if move.limited else RAID_MOST):
         return Refusal("up to three Provinces (one if Limited)", "3.4.4" if not move.limited

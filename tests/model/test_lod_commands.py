@@ -58,11 +58,13 @@ def test_agent_mobilization_places_two_militia_or_one_continental() -> None:
     spaces = {m.spaces[0] for m in view}
     assert spaces == {"Quebec", "New Hampshire", "Massachusetts"}
     assert view.count() == 3 * 2
-    move = Command("french", "agent_mobilization", ("Quebec",), (("militia", 2),))
+    move = Command("french", "agent_mobilization", ("Quebec",), (("Quebec", "militia", 2),))
     after = apply_command(state, move).state
     assert after.pieces("Quebec", "militia") == state.pieces("Quebec", "militia") + 2
     assert after.track("french_resources") == 0
-    at_support = Command("french", "agent_mobilization", ("New York",), (("continental", 1),))
+    at_support = Command(
+        "french", "agent_mobilization", ("New York",), (("New York", "continental", 1),)
+    )
     refused = command_refusal(state, at_support)
     assert refused is not None and "Active Support" in refused.reason
     state.set_track("french_resources", 0)
