@@ -17,11 +17,13 @@ True
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from math import comb
 from typing import Any
 
+from legalis.model.coin.limits import stacking_room
 from legalis.model.coin.state import CoinState
 from legalis.model.core.views import MoveView, Refusal
 from legalis.model.errors import IllegalMoveError, InputError
@@ -226,7 +228,7 @@ class _Rules:
 
     moves: Callable[[CoinState, str, bool, bool], MoveView[Command] | list[Command]]
     refuse: Callable[[CoinState, Command], Refusal | None]
-    cost: Callable[[Command], int]
+    cost: Callable[[CoinState, Command], int]
     carry_out: Callable[[CoinState, Command, list[str]], None]
 
 
@@ -289,7 +291,7 @@ def command_refusal(state: CoinState, move: object) -> Refusal | None:
     refused = rules.refuse(state, move)
     if refused is not None:
         return refused
-    cost = 0 if move.free else rules.cost(move)
+    cost = 0 if move.free else rules.cost(state, move)
     if cost > state.track(RESOURCES[move.faction]):
         return Refusal(
             f"it costs {cost} Resources; the {move.faction} have "
@@ -314,7 +316,7 @@ def apply_command(state: CoinState, move: Command) -> CommandResult:
     rules = _RULES[(move.faction, move.name)]
     new = state.copy()
     log: list[str] = []
-    cost = 0 if move.free else rules.cost(move)
+    cost = 0 if move.free else rules.cost(state, move)
     if cost:
         track = RESOURCES[move.faction]
         new.set_track(track, new.track(track) - cost)
@@ -323,7 +325,7 @@ def apply_command(state: CoinState, move: Command) -> CommandResult:
     return CommandResult(new, tuple(log))
 
 
-def _per_space(move: Command) -> int:
+def _per_space(state: CoinState, move: Command) -> int:
     return len(move.spaces)
 
 
@@ -569,10 +571,316 @@ def _raid(state: CoinState, move: Command, log: list[str]) -> None:
         log.append(f"3.4.4: a War Party Activated; {province} {before} -> {after}")
 
 
+# ---------------------------------------------------------------------- 3.4.1 Gather
+
+_WP_KINDS = ("war_party:underground", "war_party:active")
+_GATHER_LEVELS = ("neutral", "passive_opposition", "passive_support")
+Placement = tuple[tuple[tuple[str, str, int], ...], tuple[tuple[str, str, int], ...]]
+
+
+def _gather_provinces(state: CoinState) -> list[str]:
+    """3.4.1: Provinces at Neutral or a Passive level (Reserves are always Neutral)."""
+    board = state.rules.map
+    return sorted(
+        s for s in state.rules.spaces if board.is_province(s) and state.support(s) in
+        _GATHER_LEVELS
+    )  # fmt: skip
+
+
+def _gather_options(state: CoinState, province: str) -> list[Placement]:
+    """The choices in one Gather Province other than moving War Parties in (3.4.1):
+    place one War Party; replace two War Parties (of the statuses named) with a
+    Village; with a Village there, place 2 to Villages + 1 War Parties."""
+    options: list[Placement] = []
+    available = state.available("war_party")
+    if available:
+        options.append((((province, "war_party", 1),), ()))
+    underground = state.pieces(province, "war_party", "underground")
+    active = state.pieces(province, "war_party", "active")
+    if state.available("village") and stacking_room(state, province) >= 1:
+        for taken_underground in range(2, -1, -1):
+            taken_active = 2 - taken_underground
+            if taken_underground <= underground and taken_active <= active:
+                removed = tuple(
+                    sorted(
+                        (province, kind, n)
+                        for kind, n in zip(
+                            _WP_KINDS, (taken_underground, taken_active), strict=True
+                        )
+                        if n
+                    )
+                )
+                options.append((((province, "village", 1),), removed))
+    villages = state.pieces(province, "village")
+    if villages:
+        options += [
+            (((province, "war_party", n),), ()) for n in range(2, min(villages + 1, available) + 1)
+        ]
+    return options
+
+
+def _is_reserve(state: CoinState, space: str) -> bool:
+    return state.rules.map.space(space).type == "Reserve"
+
+
+def _gather_cost(state: CoinState, spaces: Sequence[str]) -> int:
+    """3.4.1: 1 per Province, the first Indian Reserve free."""
+    return len(spaces) - (1 if any(_is_reserve(state, s) for s in spaces) else 0)
+
+
+class _Splits:
+    """How the War Parties of each origin split among the move destinations next to
+    it (or stay): per origin and status, the compositions of its count into k + 1
+    parts, counted by binomials and unranked in a fixed order."""
+
+    def __init__(self, state: CoinState, destinations: Sequence[str]) -> None:
+        board = state.rules.map
+        self.parts: list[tuple[str, str, int, tuple[str, ...]]] = []
+        for origin in state.rules.spaces:
+            near = tuple(d for d in destinations if d in board.adjacent(origin))
+            if not near:
+                continue
+            for kind in _WP_KINDS:
+                have = state.pieces(origin, "war_party", kind.split(":")[1])
+                if have:
+                    self.parts.append((origin, kind, have, near))
+
+    def count(self) -> int:
+        total = 1
+        for _, _, have, near in self.parts:
+            total *= comb(have + len(near), len(near))
+        return total
+
+    def nth(self, index: int) -> tuple[tuple[str, str, str, int], ...]:
+        moves: list[tuple[str, str, str, int]] = []
+        for origin, kind, have, near in self.parts:
+            index, rank = divmod(index, comb(have + len(near), len(near)))
+            for destination, n in zip(near, _composition(have, len(near), rank), strict=True):
+                if n:
+                    moves.append((origin, destination, kind, n))
+        return tuple(sorted(moves))
+
+
+def _composition(total: int, bins: int, rank: int) -> tuple[int, ...]:
+    """The ``rank``-th way to send 0..``total`` pieces into ``bins`` bins (the rest
+    stay), bins in order, each from the most down.
+
+    >>> [_composition(2, 1, r) for r in range(3)]
+    [(2,), (1,), (0,)]
+    """
+    out: list[int] = []
+    for position in range(bins):
+        left = bins - position - 1
+        for amount in range(total, -1, -1):
+            ways = comb(total - amount + left, left)
+            if rank < ways:
+                out.append(amount)
+                total -= amount
+                break
+            rank -= ways
+    return tuple(out)
+
+
+class _GatherView(MoveView[Command]):
+    """Every legal Gather (3.4.1), counted without listing: for each set of
+    Provinces taking War Parties in (those with a Village), the splits of the
+    War Parties next to them, times the choices of the other selected Provinces
+    (a count over Provinces of the Resources and pieces they use)."""
+
+    def __init__(self, state: CoinState, faction: str, limited: bool, free: bool) -> None:
+        self.state, self.faction, self.limited, self.free = state, faction, limited, free
+        self.candidates = _gather_provinces(state)
+        self.options = {p: _gather_options(state, p) for p in self.candidates}
+        movers = [p for p in self.candidates if state.pieces(p, "village")]
+        self.blocks: list[tuple[tuple[str, ...], _Splits, int]] = []
+        from itertools import combinations
+
+        for k in range(len(movers) + 1):
+            for chosen in combinations(movers, k):
+                splits = _Splits(state, chosen)
+                rest = self._rest_count(chosen)
+                if rest:
+                    self.blocks.append((chosen, splits, rest))
+
+    def _rest_count(self, movers: Sequence[str]) -> int:
+        return self._ways(tuple(movers), 0, len(movers), self._reserve(movers), 0, 0)
+
+    def _reserve(self, spaces: Sequence[str]) -> bool:
+        return any(_is_reserve(self.state, s) for s in spaces)
+
+    def _rest(self, movers: tuple[str, ...]) -> list[str]:
+        return [p for p in self.candidates if p not in movers]
+
+    @staticmethod
+    def _uses(pick: Placement) -> tuple[int, int]:
+        wp = sum(n for _, piece, n in pick[0] if piece == "war_party")
+        return wp, sum(n for _, piece, n in pick[0] if piece == "village")
+
+    @functools.cache  # noqa: B019 - one view, one state: the cache dies with it
+    def _ways(
+        self, movers: tuple[str, ...], at: int, chosen: int, reserve: bool, wp: int, vil: int
+    ) -> int:
+        """How many ways the Provinces from ``at`` on (not taking War Parties in)
+        complete a Gather that has ``chosen`` Provinces so far, a Reserve among them
+        or not, and uses ``wp`` War Parties and ``vil`` Villages (3.4.1, 1.4.1)."""
+        if wp > self.state.available("war_party") or vil > self.state.available("village"):
+            return 0
+        cost = chosen - (1 if reserve else 0)
+        if not self.free and cost > self.state.track(RESOURCES[self.faction]):
+            return 0
+        if self.limited and chosen > 1:
+            return 0
+        rest = self._rest(movers)
+        if at == len(rest):
+            return 1 if chosen else 0
+        province = rest[at]
+        total = self._ways(movers, at + 1, chosen, reserve, wp, vil)
+        is_reserve = reserve or _is_reserve(self.state, province)
+        for pick in self.options[province]:
+            more_wp, more_vil = self._uses(pick)
+            total += self._ways(movers, at + 1, chosen + 1, is_reserve, wp + more_wp,
+                                vil + more_vil)  # fmt: skip
+        return total
+
+    def _rest_nth(self, movers: tuple[str, ...], index: int) -> tuple[tuple[str, ...], Placement]:
+        """The ``index``-th completion, in the order :meth:`_ways` counts them."""
+        rest = self._rest(movers)
+        chosen, reserve, wp, vil = len(movers), self._reserve(movers), 0, 0
+        spaces, placed, removed = list(movers), [], []
+        for at, province in enumerate(rest):
+            skip = self._ways(movers, at + 1, chosen, reserve, wp, vil)
+            if index < skip:
+                continue
+            index -= skip
+            is_reserve = reserve or _is_reserve(self.state, province)
+            for pick in self.options[province]:
+                more_wp, more_vil = self._uses(pick)
+                ways = self._ways(movers, at + 1, chosen + 1, is_reserve, wp + more_wp,
+                                  vil + more_vil)  # fmt: skip
+                if index < ways:
+                    spaces.append(province)
+                    placed += pick[0]
+                    removed += pick[1]
+                    chosen, reserve, wp, vil = chosen + 1, is_reserve, wp + more_wp, vil + more_vil
+                    break
+                index -= ways
+        return tuple(sorted(spaces)), (tuple(sorted(placed)), tuple(sorted(removed)))
+
+    def count(self) -> int:
+        return sum(splits.count() * rest for _, splits, rest in self.blocks)
+
+    def _make(self, spaces: tuple[str, ...], pick: Placement, moves: Any) -> Command:
+        return Command(self.faction, "gather", spaces, placed=pick[0], removed=pick[1],
+                       moves=moves, limited=self.limited, free=self.free)  # fmt: skip
+
+    def __iter__(self) -> Iterator[Command]:
+        for movers, splits, rest in self.blocks:
+            for which in range(rest):
+                spaces, pick = self._rest_nth(movers, which)
+                for index in range(splits.count()):
+                    yield self._make(spaces, pick, splits.nth(index))
+
+    def nth(self, index: int) -> Command:
+        if not 0 <= index < self.count():
+            raise IndexError(index)
+        for movers, splits, rest in self.blocks:
+            block = splits.count() * rest
+            if index < block:
+                which, split = divmod(index, splits.count())
+                spaces, pick = self._rest_nth(movers, which)
+                return self._make(spaces, pick, splits.nth(split))
+            index -= block
+        raise IndexError(index)
+
+    def refusal(self, move: object) -> Refusal | None:
+        return command_refusal(self.state, move)
+
+
+def _gather_moves(state: CoinState, faction: str, limited: bool, free: bool) -> MoveView[Command]:
+    return _GatherView(state, faction, limited, free)
+
+
+def _gather_refusal(state: CoinState, move: Command) -> Refusal | None:
+    if not move.spaces:
+        return Refusal("select one or more Provinces", "3.4.1")
+    if move.limited and len(move.spaces) > 1:
+        return Refusal("a Limited Command selects one Province", "2.3.5")
+    eligible = set(_gather_provinces(state))
+    movers: list[str] = []
+    for province in move.spaces:
+        if province not in eligible:
+            return Refusal(f"{province}: a Province at Neutral or a Passive level", "3.4.1")
+        mine = (
+            tuple(a for a in move.placed if a[0] == province),
+            tuple(a for a in move.removed if a[0] == province),
+        )
+        if mine == ((), ()):
+            if not state.pieces(province, "village"):
+                return Refusal(f"{province}: War Parties move in only where a Village is",
+                               "3.4.1")  # fmt: skip
+            movers.append(province)
+        elif mine not in _gather_options(state, province):
+            return Refusal(f"{province}: not one of its Gather choices", "3.4.1")
+    if any(a[0] not in move.spaces for a in (*move.placed, *move.removed)):
+        return Refusal("pieces placed only in selected Provinces", "3.4.1")
+    for piece in ("war_party", "village"):
+        if sum(n for _, p, n in move.placed if p == piece) > state.available(piece):
+            return Refusal(f"not enough {piece} Available", "1.4.1")
+    splits = _Splits(state, movers)
+    allowed = {(o, k) for o, k, _, _ in splits.parts}
+    sent: dict[tuple[str, str], int] = {}
+    if list(move.moves) != sorted(move.moves):
+        return Refusal("moves in sorted order", "3.1")
+    board = state.rules.map
+    for origin, destination, kind, n in move.moves:
+        if destination not in movers or (origin, kind) not in allowed or n < 1:
+            return Refusal(f"{origin} -> {destination}: not a move of this Gather", "3.4.1")
+        if destination not in board.adjacent(origin):
+            return Refusal(f"{origin} is not next to {destination}", "3.4.1")
+        sent[(origin, kind)] = sent.get((origin, kind), 0) + n
+    if len({(o, d, k) for o, d, k, _ in move.moves}) != len(move.moves):
+        return Refusal("one entry per origin, destination and status", "3.1")
+    for (origin, kind), n in sent.items():
+        if n > state.pieces(origin, "war_party", kind.split(":")[1]):
+            return Refusal(f"{origin} has too few {kind}", "3.4.1")
+    return None
+
+
+def _gather(state: CoinState, move: Command, log: list[str]) -> None:
+    for space, kind, n in move.removed:
+        state.move_pieces(space, "Available", "war_party", n, kind.split(":")[1])
+        log.append(f"3.4.1: {n} {kind} in {space} replaced")
+    for space, piece, n in move.placed:
+        state.move_pieces("Available", space, piece, n)
+        log.append(f"3.4.1: {n} {piece} placed in {space}")
+    for origin, destination, kind, n in move.moves:
+        status = kind.split(":")[1]
+        state.move_pieces(origin, destination, "war_party", n, status, status)
+        log.append(f"3.4.1: {n} {kind} move from {origin} to {destination}")
+    for province in move.spaces:
+        if not any(a[0] == province for a in (*move.placed, *move.removed)):
+            active = state.pieces(province, "war_party", "active")
+            if active:
+                state.flip(province, "war_party", active, "active", "underground")
+            log.append(f"3.4.1: every War Party in {province} goes Underground")
+
+
+def _hortalez_cost(state: CoinState, move: Command) -> int:
+    return move.amount
+
+
+def _one(state: CoinState, move: Command) -> int:
+    return 1
+
+
+def _gather_paid(state: CoinState, move: Command) -> int:
+    return _gather_cost(state, move.spaces)
+
+
 _RULES: dict[tuple[str, str], _Rules] = {
-    ("french", "hortalez"): _Rules(_hortalez_moves, _hortalez_refusal, lambda m: m.amount,
-                                  _hortalez),
-    ("french", "agent_mobilization"): _Rules(_agent_moves, _agent_refusal, lambda m: 1, _agent),
+    ("french", "hortalez"): _Rules(_hortalez_moves, _hortalez_refusal, _hortalez_cost, _hortalez),
+    ("french", "agent_mobilization"): _Rules(_agent_moves, _agent_refusal, _one, _agent),
     ("patriots", "rabble_rousing"): _Rules(_rabble_moves, _rabble_refusal, _per_space, _rabble),
     ("indians", "raid"): _Rules(_raid_moves, _raid_refusal, _per_space, _raid),
-}  # fmt: skip
+    ("indians", "gather"): _Rules(_gather_moves, _gather_refusal, _gather_paid, _gather),
+}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from typing import Any
 
 import pytest
 from legalis.model.coin.scenarios import load_scenario
@@ -244,3 +245,110 @@ def test_raid_both_directions() -> None:
                 assert (command_refusal(state, move) is None) == (move in offered), move
                 checked += 1
     assert checked > 1000 and offered
+
+
+def gather_state() -> CoinState:
+    # 3.4.1: a Village in the Southwest Reserve (2 Underground War Parties there), one
+    # Underground and one Active War Party next door in Virginia, Georgia Neutral
+    state = CoinState.new("lod")
+    state.set_track("indians_resources", 1)
+    state.move_pieces("Available", "Southwest", "village", 1)
+    state.move_pieces("Available", "Southwest", "war_party", 2)
+    state.move_pieces("Available", "Virginia", "war_party", 1)
+    state.move_pieces("Available", "Virginia", "war_party", 1, new_status="active")
+    state.set_support("Georgia", "active_support")  # 3.4.1: not at an Active level
+    return state
+
+
+def brute_gather(state: CoinState) -> set[Command]:
+    """Every Gather, written out from 3.4.1 without the view's counting."""
+    board = state.rules.map
+    levels = ("neutral", "passive_opposition", "passive_support")
+    provinces = sorted(
+        s for s in state.rules.spaces if board.is_province(s) and state.support(s) in levels
+    )
+    found: set[Command] = set()
+    for k in (1, 2, 3):
+        for chosen in itertools.combinations(provinces, k):
+            reserve = any(board.space(p).type == "Reserve" for p in chosen)
+            if len(chosen) - reserve > state.track("indians_resources"):
+                continue
+            per: list[list[tuple[Any, ...]]] = []
+            for p in chosen:
+                mine: list[tuple[Any, ...]] = [("place", ((p, "war_party", 1),), ())]
+                ug = state.pieces(p, "war_party", "underground")
+                ac = state.pieces(p, "war_party", "active")
+                for u in range(3):
+                    if u <= ug and 2 - u <= ac:
+                        rem = tuple((p, kind, n) for kind, n in
+                                    (("war_party:underground", u), ("war_party:active", 2 - u))
+                                    if n)  # fmt: skip
+                        mine.append(("village", ((p, "village", 1),), rem))
+                villages = state.pieces(p, "village")
+                mine += [("place", ((p, "war_party", n),), ()) for n in range(2, villages + 2)]
+                if villages:
+                    mine.append(("move", (), ()))
+                per.append(mine)
+            for picks in itertools.product(*per):
+                placed = tuple(sorted(a for pick in picks for a in pick[1]))
+                removed = tuple(sorted(a for pick in picks for a in pick[2]))
+                movers = [p for p, pick in zip(chosen, picks, strict=True) if pick[0] == "move"]
+                origins = [
+                    (o, kind, state.pieces(o, "war_party", kind.split(":")[1]))
+                    for o in state.rules.spaces
+                    for kind in ("war_party:underground", "war_party:active")
+                    if state.pieces(o, "war_party", kind.split(":")[1])
+                    and any(d in board.adjacent(o) for d in movers)
+                ]
+                splits: list[list[tuple[tuple[str, str, str, int], ...]]] = []
+                for o, kind, have in origins:
+                    near = [d for d in movers if d in board.adjacent(o)]
+                    ways = []
+                    for amounts in itertools.product(range(have + 1), repeat=len(near)):
+                        if sum(amounts) <= have:
+                            ways.append(
+                                tuple(
+                                    (o, d, kind, n) for d, n in zip(near, amounts, strict=True) if n
+                                )
+                            )
+                    splits.append(ways)  # fmt: skip
+                for split in itertools.product(*splits):
+                    moves = tuple(sorted(m for part in split for m in part))
+                    found.add(Command("indians", "gather", chosen, placed, removed, moves=moves))
+    return found
+
+
+def test_gather_counts_like_brute_force_and_both_directions() -> None:
+    state = gather_state()
+    view = command_view(state, "indians", "gather")
+    listed = list(view)
+    expected = brute_gather(state)
+    assert len(listed) == len(set(listed)) == view.count() == len(expected)
+    assert set(listed) == expected
+    assert [view.nth(i) for i in range(view.count())] == listed
+    wrong = Command("indians", "gather", ("Georgia",), (("Georgia", "war_party", 1),))
+    assert (command_refusal(state, wrong) or pytest.fail()).rule == "3.4.1"
+
+
+def test_gather_golden() -> None:
+    state = gather_state()
+    # 3.4.1: with a Village, move War Parties in from next door and flip all there
+    # Underground; the first Reserve costs nothing
+    move = Command("indians", "gather", ("Southwest",),
+                   moves=(("Virginia", "Southwest", "war_party:active", 1),))  # fmt: skip
+    new = apply_command(state, move).state
+    assert new.pieces("Southwest", "war_party", "underground") == 3
+    assert new.pieces("Southwest", "war_party", "active") == 0
+    assert new.track("indians_resources") == 1
+    # 3.4.1: replace two War Parties with one Village (here in Virginia, 1 Resource)
+    village = Command("indians", "gather", ("Virginia",), (("Virginia", "village", 1),),
+                      (("Virginia", "war_party:active", 1),
+                       ("Virginia", "war_party:underground", 1)))  # fmt: skip
+    after = apply_command(state, village).state
+    assert after.pieces("Virginia", "village") == 1 and after.pieces("Virginia", "war_party") == 0
+    assert after.track("indians_resources") == 0
+    # 3.4.1: with 1 Village, up to 2 War Parties placed
+    two = Command("indians", "gather", ("Southwest",), (("Southwest", "war_party", 2),))
+    assert command_refusal(state, two) is None
+    three = Command("indians", "gather", ("Southwest",), (("Southwest", "war_party", 3),))
+    assert command_refusal(state, three) is not None
