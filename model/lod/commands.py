@@ -746,7 +746,9 @@ class _GatherView(MoveView[Command]):
         """The ``index``-th completion, in the order :meth:`_ways` counts them."""
         rest = self._rest(movers)
         chosen, reserve, wp, vil = len(movers), self._reserve(movers), 0, 0
-        spaces, placed, removed = list(movers), [], []
+        spaces = list(movers)
+        placed: list[tuple[str, str, int]] = []
+        removed: list[tuple[str, str, int]] = []
         for at, province in enumerate(rest):
             skip = self._ways(movers, at + 1, chosen, reserve, wp, vil)
             if index < skip:
