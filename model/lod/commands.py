@@ -37,6 +37,7 @@ __all__ = [
     "available_commands",
     "command_refusal",
     "command_view",
+    "modelled_commands",
 ]
 
 # 3.2-3.5: each Faction's Commands; the French ones depend on the Treaty of Alliance.
@@ -114,6 +115,15 @@ def available_commands(state: CoinState, faction: str) -> list[str]:
     if faction == "french":
         return list(FRENCH_AFTER_TOA if state.flag("toa_played") else FRENCH_BEFORE_TOA)
     return sorted(COMMANDS[faction])
+
+
+def modelled_commands(faction: str) -> list[str]:
+    """The Commands of ``faction`` that this module carries out, sorted.
+
+    >>> modelled_commands("indians")
+    ['gather', 'raid']
+    """
+    return sorted(name for side, name in _RULES if side == faction)
 
 
 def _faction(state: CoinState, faction: str) -> str:
@@ -243,7 +253,7 @@ def command_view(
         raise InputError(
             f"the {command!r} Command of the {faction} is not modelled yet",
             path="command",
-            allowed=sorted(name for f, name in _RULES if f == faction),
+            allowed=modelled_commands(faction),
         )
 
     def refuse(move: object) -> Refusal | None:

@@ -1,0 +1,60 @@
+"""Liberty or Death Commands: how many legal moves each has, and how long counting
+them takes, on the three scenario set-ups side by side with the target.
+
+Resources are set to each scenario's value and, to stress the counts, to 10 and
+to 20 for every Faction. Counting must not list: the view counts by rank.
+
+    python benchmarks/lod_actions.py [--repeat 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from legalis.model.coin.scenarios import load_scenario
+from legalis.model.lod.commands import (
+    COMMANDS,
+    available_commands,
+    command_view,
+    modelled_commands,
+)
+
+TARGET_MS = 50.0
+SCENARIOS = ("1775", "1776", "1778")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--repeat", type=int, default=5, help="Best of this many timings.")
+    args = parser.parse_args()
+    print(f"target: count any Command's legal moves in under {TARGET_MS:.0f} ms")
+    print(f"{'command':<28}{'set-up':>8}{'resources':>11}{'moves':>14}{'ms':>9}{'ratio':>8}")
+    worst = 0.0
+    for faction in COMMANDS:
+        for command in modelled_commands(faction):
+            for scenario in SCENARIOS:
+                for resources in (None, 10, 20):
+                    state = load_scenario("lod", scenario)
+                    if resources is not None:
+                        for side in COMMANDS:
+                            state.set_track(f"{side}_resources", resources)
+                    if command not in available_commands(state, faction):
+                        state.set_flag("toa_played", not state.flag("toa_played"))
+                    best = float("inf")
+                    count = 0
+                    for _ in range(args.repeat):
+                        started = time.perf_counter()
+                        count = command_view(state, faction, command).count()
+                        best = min(best, time.perf_counter() - started)
+                    ms = 1000 * best
+                    worst = max(worst, ms)
+                    shown = state.track(f"{faction}_resources")
+                    print(f"{faction + ' ' + command:<28}{scenario:>8}{shown:>11}{count:>14,}"
+                          f"{ms:>9.2f}{ms / TARGET_MS:>8.3f}")  # fmt: skip
+    verdict = "met" if worst < TARGET_MS else "NOT met"
+    print(f"slowest count {worst:.2f} ms; ratio {worst / TARGET_MS:.3f}: {verdict}")
+
+
+if __name__ == "__main__":
+    main()
