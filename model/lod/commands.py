@@ -494,7 +494,7 @@ def _raid_provinces(state: CoinState) -> list[str]:
     for space in state.rules.spaces:
         if not board.is_province(space) or state.support(space) not in _OPPOSITION:
             continue
-        near = [space, *(n for n in board.adjacent(space) if board.is_province(n))]
+        near = [space, *_raid_origins(state, space)]
         if any(state.pieces(n, "war_party", "underground") for n in near):
             found.append(space)
     return found
@@ -503,16 +503,32 @@ def _raid_provinces(state: CoinState) -> list[str]:
 def _raid_sources(state: CoinState, province: str) -> list[str | None]:
     """Where the one War Party moved in comes from: nowhere (``None``) if one is
     there already, or any adjacent Province with an Underground War Party."""
-    board = state.rules.map
     sources: list[str | None] = []
     if state.pieces(province, "war_party", "underground"):
         sources.append(None)
     sources += [
-        n
-        for n in board.adjacent(province)
-        if board.is_province(n) and state.pieces(n, "war_party", "underground")
+        n for n in _raid_origins(state, province) if state.pieces(n, "war_party", "underground")
     ]
     return sources
+
+
+def _raid_origins(state: CoinState, province: str) -> list[str]:
+    """The Provinces a Raid's War Party may come from: those next to ``province``,
+    and, with Dragging Canoe, his Province if it is two Provinces away (Leader
+    capabilities: "Raid may move 1 extra space if it originated in the space")."""
+    board = state.rules.map
+    near = [n for n in board.adjacent(province) if board.is_province(n)]
+    canoe = state.leader("Dragging Canoe")
+    if (
+        canoe is not None
+        and canoe != province
+        and canoe not in near
+        and board.has_space(canoe)
+        and board.is_province(canoe)
+        and any(canoe in board.adjacent(n) for n in near)
+    ):
+        near.append(canoe)
+    return sorted(near)
 
 
 def _raid_moves(state: CoinState, faction: str, limited: bool, free: bool) -> list[Command]:
@@ -550,11 +566,10 @@ def _raid_refusal(state: CoinState, move: Command) -> Refusal | None:
             )
     into: dict[str, int] = {}
     taken: dict[str, int] = {}
-    board = state.rules.map
     for origin, destination, kind, n in move.moves:
         if destination not in move.spaces or kind != _UG_WAR_PARTY or n != 1:
             return Refusal("at most one Underground War Party into each Raid Province", "3.4.4")
-        if origin not in board.adjacent(destination) or not board.is_province(origin):
+        if origin not in _raid_origins(state, destination):
             return Refusal(f"{origin} is not a Province next to {destination}", "3.4.4")
         into[destination] = into.get(destination, 0) + 1
         taken[origin] = taken.get(origin, 0) + 1
@@ -607,9 +622,11 @@ def _gather_options(state: CoinState, province: str) -> list[Placement]:
         options.append((((province, "war_party", 1),), ()))
     underground = state.pieces(province, "war_party", "underground")
     active = state.pieces(province, "war_party", "active")
+    # Cornplanter: a Village for one War Party where he is (Leader capabilities)
+    needed = 1 if state.leader("Cornplanter") == province else 2
     if state.available("village") and stacking_room(state, province) >= 1:
-        for taken_underground in range(2, -1, -1):
-            taken_active = 2 - taken_underground
+        for taken_underground in range(needed, -1, -1):
+            taken_active = needed - taken_underground
             if taken_underground <= underground and taken_active <= active:
                 removed = tuple(
                     sorted(

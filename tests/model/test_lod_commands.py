@@ -352,3 +352,33 @@ def test_gather_golden() -> None:
     assert command_refusal(state, two) is None
     three = Command("indians", "gather", ("Southwest",), (("Southwest", "war_party", 3),))
     assert command_refusal(state, three) is not None
+
+
+def test_cornplanter_builds_a_village_for_one_war_party() -> None:
+    # Leader capabilities: Cornplanter: "Gather builds Villages for 1 War Party in the
+    # space" (3.4.1 otherwise needs two)
+    state = CoinState.new("lod")
+    state.set_track("indians_resources", 1)
+    state.move_pieces("Available", "Virginia", "war_party", 1)
+    alone = Command("indians", "gather", ("Virginia",), (("Virginia", "village", 1),),
+                    (("Virginia", "war_party:underground", 1),))  # fmt: skip
+    assert command_refusal(state, alone) is not None
+    state.set_leader("Cornplanter", "Virginia")
+    assert alone in set(command_view(state, "indians", "gather"))
+    after = apply_command(state, alone).state
+    assert after.pieces("Virginia", "village") == 1 and after.pieces("Virginia", "war_party") == 0
+
+
+def test_dragging_canoe_lets_a_raid_draw_from_two_provinces_away() -> None:
+    # Leader capabilities: Dragging Canoe: "Raid may move 1 extra space if it originated
+    # in the space": Georgia is two Provinces from Virginia (through the Southwest)
+    state = CoinState.new("lod")
+    state.set_track("indians_resources", 1)
+    state.set_support("Virginia", "active_opposition")
+    state.move_pieces("Available", "Georgia", "war_party", 1)
+    far = Command("indians", "raid", ("Virginia",),
+                  moves=(("Georgia", "Virginia", "war_party:underground", 1),))  # fmt: skip
+    assert command_refusal(state, far) is not None
+    state.set_leader("Dragging Canoe", "Georgia")
+    assert command_refusal(state, far) is None
+    assert far in set(command_view(state, "indians", "raid"))
