@@ -35,6 +35,7 @@ __all__ = [
     "SpaceSubsets",
     "apply_command",
     "available_commands",
+    "can_command",
     "command_refusal",
     "command_view",
     "modelled_commands",
@@ -51,6 +52,10 @@ FRENCH_BEFORE_TOA = ("agent_mobilization", "hortalez")  # 3.5
 FRENCH_AFTER_TOA = ("battle", "hortalez", "march", "muster")  # 3.5
 RESOURCES = {f: f"{f}_resources" for f in COMMANDS}
 RAID_MOST = 3  # 3.4.4: up to three Provinces
+TITLES = {"hortalez": "Roderigue Hortalez et Cie", "agent_mobilization": "Agent Mobilization",
+          "rabble_rousing": "Rabble-Rousing", "raid": "Raid", "gather": "Gather"}  # fmt: skip
+RULE_OF = {"hortalez": "3.5.2", "agent_mobilization": "3.5.1", "rabble_rousing": "3.3.4",
+           "raid": "3.4.4", "gather": "3.4.1"}  # fmt: skip
 AGENT_SPACES = ("Quebec", "New York", "New Hampshire", "Massachusetts")  # 3.5.1
 
 
@@ -277,6 +282,31 @@ def _allowed(state: CoinState, faction: str, command: str) -> Refusal | None:
         when = "after" if state.flag("toa_played") else "before"
         return Refusal(f"the French may not {command} {when} the Treaty of Alliance", "3.5")
     return None
+
+
+def can_command(
+    state: CoinState, faction: str, command: str, *, limited: bool = False, free: bool = False
+) -> Refusal | None:
+    """``None`` if ``faction`` can execute ``command`` now in at least one way, else why
+    not (the verify / can / do triple: :func:`command_refusal`, this, :func:`apply_command`).
+
+    >>> state = CoinState.new("lod")
+    >>> can_command(state, "french", "hortalez").reason
+    'no Roderigue Hortalez et Cie now: the french have no Resources'
+    >>> state.set_track("french_resources", 1)
+    >>> can_command(state, "french", "hortalez") is None
+    True
+    """
+    faction = _faction(state, faction)
+    refused = _allowed(state, faction, command)
+    if refused is not None:
+        return refused
+    if command_view(state, faction, command, limited=limited, free=free):
+        return None
+    title = TITLES.get(command, command)
+    if not free and state.track(RESOURCES[faction]) == 0:
+        return Refusal(f"no {title} now: the {faction} have no Resources", "3.1")
+    return Refusal(f"no {title} now: nothing qualifies", RULE_OF[command])
 
 
 def command_refusal(state: CoinState, move: object) -> Refusal | None:

@@ -16,6 +16,7 @@ from legalis.model.lod.commands import (
     SpaceSubsets,
     apply_command,
     available_commands,
+    can_command,
     command_refusal,
     command_view,
 )
@@ -382,3 +383,16 @@ def test_dragging_canoe_lets_a_raid_draw_from_two_provinces_away() -> None:
     state.set_leader("Dragging Canoe", "Georgia")
     assert command_refusal(state, far) is None
     assert far in set(command_view(state, "indians", "raid"))
+
+
+def test_can_says_why_a_command_cannot_be_executed() -> None:
+    state = CoinState.new("lod")
+    # 3.1: Commands cost Resources
+    assert (can_command(state, "indians", "raid") or pytest.fail()).rule == "3.1"
+    state.set_track("indians_resources", 2)
+    # 3.4.4: no Province at Opposition with an Underground War Party near
+    assert (can_command(state, "indians", "raid") or pytest.fail()).rule == "3.4.4"
+    assert can_command(raid_state(), "indians", "raid") is None
+    # 3.5: no Agent Mobilization after the Treaty of Alliance
+    state.set_flag("toa_played")
+    assert (can_command(state, "french", "agent_mobilization") or pytest.fail()).rule == "3.5"
