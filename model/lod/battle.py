@@ -28,10 +28,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from legalis.model.coin.state import CoinState
 from legalis.model.core.views import Refusal
+from legalis.model.errors import IllegalMoveError
 
 __all__ = [
     "BattleChoice",
@@ -119,6 +120,19 @@ class FixedDice:
 
 
 @dataclass(frozen=True)
+class BattleOptions:
+    """The named readings of 3.6 that are switchable (``docs/rules-questions.md``,
+    "LoD Battle (3.6)").
+
+    ``washington_double``: ``"always"`` (default) Washington doubles a Rebellion
+    winner's Win-the-Day shifts; ``"choice"`` the Patriots may decline (3.6.8 "can
+    double"), as :attr:`BattleChoice.double_shifts` says.
+    """
+
+    washington_double: Literal["always", "choice"] = "always"
+
+
+@dataclass(frozen=True)
 class BattleChoice:
     """Everything decided in one Battle.
 
@@ -130,6 +144,8 @@ class BattleChoice:
     ``rebellion_shifts``: the adjacent spaces, one entry per shift in order of
     preference, where the British or the Patriots put Win-the-Day shifts the Battle
     space cannot take (3.6.8); an entry that cannot take a shift when reached is passed.
+    ``double_shifts``: the Patriots let Washington double the shifts (read only with
+    :attr:`BattleOptions.washington_double` ``"choice"``).
     """
 
     space: str
@@ -139,6 +155,7 @@ class BattleChoice:
     activate_defender: int = 0
     royalist_shifts: tuple[str, ...] = ()
     rebellion_shifts: tuple[str, ...] = ()
+    double_shifts: bool = True
 
     def to_json(self) -> dict[str, Any]:
         body: dict[str, Any] = {"space": self.space, "attacker": self.attacker}
@@ -152,6 +169,8 @@ class BattleChoice:
             body["royalist_shifts"] = list(self.royalist_shifts)
         if self.rebellion_shifts:
             body["rebellion_shifts"] = list(self.rebellion_shifts)
+        if not self.double_shifts:
+            body["double_shifts"] = False
         return body
 
 
@@ -509,6 +528,7 @@ def _win_the_day(
     choice: BattleChoice,
     removed: list[Removal],
     log: list[str],
+    options: BattleOptions,
 ) -> tuple[str | None, bool, list[tuple[str, int]], list[FollowUp]]:
     space = choice.space
     attacker = SIDES[choice.attacker]
@@ -535,7 +555,8 @@ def _win_the_day(
         log.append("3.6.8: no Win the Day (needs a loser's cube or Fort, 2+ pieces, not WI)")
         return winner, False, [], []
     shifts = min(MAX_SHIFTS, lost[loser] // 2)
-    if winner == "rebellion" and state.leader("Washington") == space:
+    doubles = options.washington_double == "always" or choice.double_shifts
+    if winner == "rebellion" and state.leader("Washington") == space and doubles:
         shifts = min(MAX_SHIFTS_WASHINGTON, 2 * shifts)
         log.append(f"3.6.8: Washington doubles the shifts to {shifts}")
     direction = 1 if winner == "royalist" else -1
@@ -577,17 +598,22 @@ def _win_the_day(
 # ---------------------------------------------------------------------- the Battle
 
 
-def resolve_battle(state: CoinState, choice: BattleChoice, rng: DieSource) -> BattleResult:
+def resolve_battle(
+    state: CoinState,
+    choice: BattleChoice,
+    rng: DieSource,
+    options: BattleOptions | None = None,
+) -> BattleResult:
     """Fight one Battle (3.6) and return what happened; ``state`` is not changed.
 
     Raises
     ------
-    ValueError
-        The choice is refused (:func:`battle_refusal` gives the reason).
+    IllegalMoveError
+        The choice is refused; the error names the rule (:func:`battle_refusal`).
     """
     refused = battle_refusal(state, choice)
     if refused is not None:
-        raise ValueError(f"{refused.reason} ({refused.rule})")
+        raise IllegalMoveError(refused.reason, rule=refused.rule)
     after = state.copy()
     space = choice.space
     attacker = SIDES[choice.attacker]
@@ -620,7 +646,8 @@ def resolve_battle(state: CoinState, choice: BattleChoice, rng: DieSource) -> Ba
         after, space, attacker, attacking_factions(state, choice), False, attacker_loss, log
     )
     removed += _remove(after, space, defender, SIDE_FACTIONS[defender], True, defender_loss, log)
-    winner, won, shifts, follow = _win_the_day(after, choice, removed, log)
+    winner, won, shifts, follow = _win_the_day(after, choice, removed, log,
+                                               options or BattleOptions())  # fmt: skip
     return BattleResult(
         state=after,
         attacker_side=attacker,

@@ -10,8 +10,10 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from legalis.model.coin.state import CoinState
 from legalis.model.core.randomness import LoggedRandom
+from legalis.model.errors import IllegalMoveError
 from legalis.model.lod.battle import (
     BattleChoice,
+    BattleOptions,
     Modifier,
     Removal,
     attacking_factions,
@@ -121,8 +123,9 @@ def test_refusals() -> None:
         refused = battle_refusal(state, choice)
         assert refused is not None and refused.rule == rule, choice
     assert battle_refusal(state, BattleChoice("Virginia", "british", 0, 2, 2)) is None
-    with pytest.raises(ValueError):
+    with pytest.raises(IllegalMoveError) as refused:
         resolve_battle(state, BattleChoice("Virginia", "indians"), Dice())
+    assert refused.value.rule == "3.6.1"
 
 
 def test_dice_count_follows_force_level() -> None:
@@ -367,6 +370,20 @@ def _boston(washington: bool) -> CoinState:
     if washington:
         state.set_leader("Washington", "Boston")
     return state
+
+
+def test_washington_doubling_as_a_choice_is_a_named_option() -> None:
+    # 3.6.8 "Washington can double": by default he always does; with the option
+    # washington_double="choice" the Patriots may decline
+    state = _boston(True)
+    overflow = ("Connecticut-Rhode Island", "Connecticut-Rhode Island")
+    plain = BattleChoice("Boston", "patriots", rebellion_shifts=overflow, double_shifts=False)
+    always = resolve_battle(state, plain, Dice(3, 3, 1))
+    choice = BattleOptions(washington_double="choice")
+    declined = resolve_battle(state, plain, Dice(3, 3, 1), choice)
+    assert sum(-n for _, n in always.shifts) == 4  # 2 shifts doubled, though declined
+    assert sum(-n for _, n in declined.shifts) == 2
+    assert not any("doubles" in line for line in declined.log)
 
 
 def test_win_the_day_with_washington_and_overflow() -> None:
