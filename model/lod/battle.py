@@ -33,6 +33,7 @@ from typing import Any, Literal, Protocol
 from legalis.model.coin.state import CoinState
 from legalis.model.core.views import Refusal
 from legalis.model.errors import IllegalMoveError
+from legalis.model.lod.losses import add_losses
 
 __all__ = [
     "BattleChoice",
@@ -50,7 +51,6 @@ __all__ = [
 
 WEST_INDIES = "West Indies"
 AVAILABLE = "Available"
-CASUALTIES = "Casualties"
 SIDES = {
     "british": "royalist",
     "indians": "royalist",
@@ -79,15 +79,6 @@ LOSS_VALUE = {
     "militia": 1,
     "war_party": 1,
     "village": 1,
-}
-TO_CASUALTIES = ("british_regular", "tory", "french_regular", "continental")
-CASUALTY_TRACK = {
-    "british_regular": "cbc",
-    "tory": "cbc",
-    "british_fort": "cbc",
-    "french_regular": "crc",
-    "continental": "crc",
-    "patriot_fort": "crc",
 }
 MAX_SHIFTS = 3  # 3.6.8
 MAX_SHIFTS_WASHINGTON = 6  # 3.6.8
@@ -494,11 +485,8 @@ def _remove(
             break
     out: list[Removal] = []
     for (piece, status), n in removed.items():
-        destination = CASUALTIES if piece in TO_CASUALTIES else AVAILABLE
-        state.add(destination, piece, n)
-        if piece in CASUALTY_TRACK:
-            track = CASUALTY_TRACK[piece]
-            state.set_track(track, state.track(track) + n)
+        destination, track = add_losses(state, piece, n)
+        if track is not None:
             log.append(f"3.6.7: {track.upper()} +{n} for {n} {piece}")
         out.append(Removal(side, piece, status, n, destination))
         log.append(f"3.6.7: {side} removes {n} {status} {piece} to {destination}")
