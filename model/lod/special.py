@@ -405,6 +405,12 @@ def apply_special(
         raise IllegalMoveError(refused.reason, rule=refused.rule)
     new = state.copy()
     log: list[str] = []
+    howe = state.leader("Howe")
+    on_map = howe is not None and state.rules.map.has_space(howe)
+    if move.faction == "british" and on_map and new.track("fni") > 0:
+        # Leader capabilities: with Howe, FNI drops a level before any British SA
+        new.set_track("fni", new.track("fni") - 1)
+        log.append("Howe: FNI lowered one level before the Special Activity")
     _CARRY_OUT[(move.faction, move.name)](new, move, log, rng)
     return SpecialResult(new, tuple(log))
 
@@ -576,6 +582,38 @@ _OWN_LOSS = {  # the striker's own piece removed by the "two" and third options
 }
 
 
+# Leader capabilities: Clinton's Skirmish and Brant's War Path each remove one more
+# Militia in the Leader's space.
+_EXTRA_MILITIA = {("british", "skirmish"): "Clinton", ("indians", "war_path"): "Brant"}
+
+
+def _strike_options(
+    state: CoinState, key: tuple[str, str], space: str
+) -> list[tuple[str, Removal]]:
+    """The strike's choices in ``space``; where its Faction's Leader adds a Militia
+    removed, each choice takes one more Militia too (of the status named), if any is
+    left there."""
+    options = _STRIKES[key].options(state, space)
+    leader = _EXTRA_MILITIA.get(key)
+    if leader is None or state.leader(leader) != space:
+        return options
+    out: list[tuple[str, Removal]] = []
+    for option, removed in options:
+        extras = []
+        for status in ("active", "underground"):
+            kind = f"militia:{status}"
+            gone = sum(n for where, k, n in removed if where == space and k == kind)
+            if state.pieces(space, "militia", status) > gone:
+                extras.append(kind)
+        if not extras:
+            out.append((option, removed))
+        for kind in extras:
+            merged = dict(((where, k), n) for where, k, n in removed)
+            merged[(space, kind)] = merged.get((space, kind), 0) + 1
+            out.append((option, tuple(sorted((w, k, n) for (w, k), n in merged.items()))))
+    return out
+
+
 def _strike_moves(
     state: CoinState, faction: str, name: str, command: Command | None
 ) -> list[SpecialActivity]:
@@ -584,7 +622,7 @@ def _strike_moves(
         SpecialActivity(faction, name, command, (space,), option, removed)
         for space in _locations(state, strike.west_indies)
         if strike.where(state, space)
-        for option, removed in strike.options(state, space)
+        for option, removed in _strike_options(state, (faction, name), space)
     ]
 
 
@@ -600,7 +638,7 @@ def _strike_refusal(state: CoinState, move: SpecialActivity) -> Refusal | None:
         return Refusal("not in the West Indies", strike.rule)
     if not strike.where(state, space):
         return Refusal(f"{space}: lacks the pieces needed to strike there", strike.rule)
-    if (move.option, move.removed) not in strike.options(state, space):
+    if (move.option, move.removed) not in _strike_options(state, (move.faction, move.name), space):
         return Refusal(f"{space}: not one of the three choices", strike.rule)
     return None
 

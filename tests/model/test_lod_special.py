@@ -427,3 +427,36 @@ def test_common_cause_rank_and_refusals() -> None:
     refused = view.refusal(too_many)
     assert refused is not None and refused.rule == "4.2.1"
     assert view.random(LoggedRandom(1)) in view
+
+
+def test_leaders_in_special_activities() -> None:
+    # Leader capabilities: Clinton: "Skirmish removes 1 additional Militia in the space":
+    # each choice takes one more Militia of a status still there
+    state = skirmish_state()
+    state.set_leader("Clinton", "Boston")
+    assert check_view(state, "british", "skirmish", None) == 4
+    removed = {(m.option, m.removed) for m in special_view(state, "british", "skirmish", None)}
+    assert removed == {
+        ("one", (("Boston", "continental", 1), ("Boston", "militia:active", 1))),
+        ("one", (("Boston", "continental", 1), ("Boston", "militia:underground", 1))),
+        ("one", (("Boston", "militia:active", 1), ("Boston", "militia:underground", 1))),
+        ("two", (("Boston", "continental", 1), ("Boston", "militia:active", 1),
+                 ("Boston", "militia:underground", 1))),
+    }  # fmt: skip
+    # Brant: "War Path removes 1 additional Militia in the space"
+    war = CoinState.new("lod")
+    put(war, "Virginia", "war_party", 2)
+    put(war, "Virginia", "militia", 3, "active")
+    war.set_leader("Brant", "Virginia")
+    taken = {m.option: m.removed for m in special_view(war, "indians", "war_path", None)}
+    assert taken == {"one": (("Virginia", "militia:active", 2),),
+                     "two": (("Virginia", "militia:active", 3),)}  # fmt: skip
+    # Howe: "Before executing a British Special Activity, first lower FNI by 1 level"
+    howe = skirmish_state()
+    howe.set_track("fni", 1)
+    howe.move_marker("Unavailable", "Boston", "blockade")
+    howe.set_leader("Howe", "New York City")
+    move = next(iter(special_view(howe, "british", "skirmish", None)))
+    result = apply_special(howe, move)
+    assert result.state.track("fni") == 0 and result.log[0].startswith("Howe")
+    assert apply_special(skirmish_state(), move).state.track("fni") == 0  # FNI was 0
