@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from math import comb
 from typing import Any
 
-from legalis.model.coin.limits import stacking_room
+from legalis.model.coin.limits import may_hold, stacking_room
 from legalis.model.coin.state import CoinState
 from legalis.model.core.views import MoveView, Refusal
 from legalis.model.errors import IllegalMoveError, InputError
@@ -52,10 +52,6 @@ FRENCH_BEFORE_TOA = ("agent_mobilization", "hortalez")  # 3.5
 FRENCH_AFTER_TOA = ("battle", "hortalez", "march", "muster")  # 3.5
 RESOURCES = {f: f"{f}_resources" for f in COMMANDS}
 RAID_MOST = 3  # 3.4.4: up to three Provinces
-TITLES = {"hortalez": "Roderigue Hortalez et Cie", "agent_mobilization": "Agent Mobilization",
-          "rabble_rousing": "Rabble-Rousing", "raid": "Raid", "gather": "Gather"}  # fmt: skip
-RULE_OF = {"hortalez": "3.5.2", "agent_mobilization": "3.5.1", "rabble_rousing": "3.3.4",
-           "raid": "3.4.4", "gather": "3.4.1"}  # fmt: skip
 AGENT_SPACES = ("Quebec", "New York", "New Hampshire", "Massachusetts")  # 3.5.1
 
 
@@ -77,6 +73,7 @@ class Command:
     removed: tuple[tuple[str, str, int], ...] = ()
     amount: int = 0
     moves: tuple[tuple[str, str, str, int], ...] = ()
+    displace: tuple[str, str] | None = None
     limited: bool = False
     free: bool = False
 
@@ -92,6 +89,8 @@ class Command:
             body["amount"] = self.amount
         if self.moves:
             body["moves"] = [list(m) for m in self.moves]
+        if self.displace:
+            body["displace"] = list(self.displace)
         if self.limited:
             body["limited"] = True
         if self.free:
@@ -241,6 +240,8 @@ class _Rules:
     Limited and whether free), its own checks beyond the common ones, its cost, and
     what it does (on a copy of the state, writing the log)."""
 
+    title: str
+    rule: str
     moves: Callable[[CoinState, str, bool, bool], MoveView[Command] | list[Command]]
     refuse: Callable[[CoinState, Command], Refusal | None]
     cost: Callable[[CoinState, Command], int]
@@ -303,10 +304,10 @@ def can_command(
         return refused
     if command_view(state, faction, command, limited=limited, free=free):
         return None
-    title = TITLES.get(command, command)
+    rules = _RULES[(faction, command)]
     if not free and state.track(RESOURCES[faction]) == 0:
-        return Refusal(f"no {title} now: the {faction} have no Resources", "3.1")
-    return Refusal(f"no {title} now: nothing qualifies", RULE_OF[command])
+        return Refusal(f"no {rules.title} now: the {faction} have no Resources", "3.1")
+    return Refusal(f"no {rules.title} now: nothing qualifies", rules.rule)
 
 
 def command_refusal(state: CoinState, move: object) -> Refusal | None:
@@ -924,6 +925,300 @@ def _gather(state: CoinState, move: Command, log: list[str]) -> None:
             log.append(f"3.4.1: every War Party in {province} goes Underground")
 
 
+# ---------------------------------------------------------------------- 3.2.2 Garrison
+
+_REBELLION_UNITS = ("militia", "continental", "french_regular")
+_GARRISON_COST = 2  # 3.2.2: two Resources in all
+
+
+def _blockaded(state: CoinState, space: str) -> bool:
+    return bool(state.markers(space, "blockade"))
+
+
+def _garrison_cities(state: CoinState) -> list[str]:
+    """3.2.2: the Cities Regulars may move to, that Activate and displace: not
+    Blockaded."""
+    return sorted(c for c in state.rules.map.of_type("City") if not _blockaded(state, c))
+
+
+def _garrison_origins(state: CoinState) -> list[tuple[str, int]]:
+    """Spaces with British Regulars that may move (not a Blockaded City), and how many."""
+    return [
+        (space, state.pieces(space, "british_regular"))
+        for space in state.rules.spaces
+        if state.pieces(space, "british_regular") and not _blockaded(state, space)
+    ]
+
+
+def _royalist(state: CoinState, space: str) -> int:
+    return state.faction_pieces(space, "british") + state.faction_pieces(space, "indians")
+
+
+def _rebellion(state: CoinState, space: str) -> int:
+    return state.faction_pieces(space, "patriots") + state.faction_pieces(space, "french")
+
+
+def _displace_need(state: CoinState, city: str) -> int | None:
+    """How many British Regulars must end in ``city`` for British Control there
+    (1.7: Royalist pieces exceed Rebellion ones, a British piece present); None when
+    it cannot be a displacement City (3.2.2: a Patriot Fort, or no Rebellion unit to
+    displace)."""
+    if state.pieces(city, "patriot_fort") or not any(
+        state.pieces(city, u) for u in _REBELLION_UNITS
+    ):
+        return None
+    regulars = state.pieces(city, "british_regular")
+    others = _royalist(state, city) - regulars
+    other_british = state.faction_pieces(city, "british") - regulars
+    need = max(_rebellion(state, city) - others + 1, 0 if other_british else 1)
+    return max(need, 0)
+
+
+def _displace_to(state: CoinState, city: str) -> list[str]:
+    """Adjacent spaces every Rebellion unit in ``city`` may go to (1.4.2)."""
+    present = [u for u in _REBELLION_UNITS if state.pieces(city, u)]
+    return sorted(
+        n for n in state.rules.map.adjacent(city)
+        if all(may_hold(state, u, n)[0] for u in present)
+    )  # fmt: skip
+
+
+class _GarrisonView(MoveView[Command]):
+    """Every legal Garrison (3.2.2), counted without listing. Each origin's Regulars
+    split among the Cities they may go to or stay (binomials); a displacement from a
+    City adds the splits that leave enough Regulars there for British Control,
+    counted by a convolution over origins of the Regulars ending in that City.
+    Limited (2.3.5): one destination City, which alone Activates and displaces."""
+
+    def __init__(self, state: CoinState, faction: str, limited: bool, free: bool) -> None:
+        self.state, self.faction, self.limited, self.free = state, faction, limited, free
+        self.origins = _garrison_origins(state)
+        # (destination City or None, displacement or None): one block of moves each
+        self.blocks: list[tuple[str | None, tuple[str, str] | None, int]] = []
+        finals = _garrison_cities(state) if limited else [None]
+        for final in finals:
+            cities = [final] if final is not None else _garrison_cities(state)
+            total = self._ways(cities, None, 0)
+            self.blocks.append((final, None, total))
+            for city in cities:
+                need = _displace_need(state, city)
+                if need is None:
+                    continue
+                ways = self._ways(cities, city, need)
+                for to in _displace_to(state, city):
+                    if ways:
+                        self.blocks.append((final, (city, to), ways))
+
+    # ---------------------------------------------------------------- counting
+
+    def _targets(self, origin: str, cities: Sequence[str]) -> list[str]:
+        return [c for c in cities if c != origin]
+
+    def _by_arrivals(self, origin: str, have: int, cities: Sequence[str], city: str) -> list[int]:
+        """ways[k]: splits of ``origin``'s Regulars with exactly k ending in ``city``
+        (staying, if ``origin`` is that City). The other k-less Regulars go to the
+        other targets or, away from ``city``, stay: |targets| bins either way."""
+        bins = len(self._targets(origin, cities))
+        out = [0] * (have + 1)
+        for k in range(have + 1):
+            rest = have - k
+            out[k] = comb(rest + bins - 1, bins - 1) if bins else int(rest == 0)
+        return out
+
+    def _ways(self, cities: Sequence[str], city: str | None, need: int) -> int:
+        if city is None:
+            total = 1
+            for origin, have in self.origins:
+                bins = len(self._targets(origin, cities)) + 1
+                total *= comb(have + bins - 1, bins - 1)
+            return total
+        counts = [1]
+        for origin, have in self.origins:
+            ways = self._by_arrivals(origin, have, cities, city)
+            merged = [0] * (len(counts) + len(ways) - 1)
+            for a, x in enumerate(counts):
+                if x:
+                    for b, y in enumerate(ways):
+                        merged[a + b] += x * y
+            counts = merged
+        return sum(counts[need:])
+
+    def count(self) -> int:
+        if not self._allowed():
+            return 0
+        return sum(ways for _, _, ways in self.blocks)
+
+    def _allowed(self) -> bool:
+        if self.state.track("fni") >= 3:  # 3.2.2: not while FNI is at level 3
+            return False
+        return self.free or self.state.track(RESOURCES[self.faction]) >= _GARRISON_COST
+
+    # ---------------------------------------------------------------- ranking
+
+    def _make(
+        self, final: str | None, displace: tuple[str, str] | None, moves: list[Any]
+    ) -> Command:
+        spaces = (final,) if final is not None else ()
+        return Command(self.faction, "garrison", spaces, moves=tuple(sorted(moves)),
+                       displace=displace, limited=self.limited, free=self.free)  # fmt: skip
+
+    def nth(self, index: int) -> Command:
+        if not 0 <= index < self.count():
+            raise IndexError(index)
+        for final, displace, ways in self.blocks:
+            if index >= ways:
+                index -= ways
+                continue
+            cities = [final] if final is not None else _garrison_cities(self.state)
+            if displace is None:
+                return self._make(final, None, self._unrank_free(cities, index))
+            return self._make(final, displace, self._unrank_held(cities, displace[0], index))
+        raise IndexError(index)
+
+    def _moves(self, origin: str, targets: Sequence[str], split: Sequence[int]) -> list[Any]:
+        return [(origin, c, "british_regular", n) for c, n in zip(targets, split, strict=True)
+                if n]  # fmt: skip
+
+    def _unrank_free(self, cities: Sequence[str], index: int) -> list[Any]:
+        moves: list[Any] = []
+        for origin, have in self.origins:
+            targets = self._targets(origin, cities)
+            radix = comb(have + len(targets), len(targets))
+            index, rank = divmod(index, radix)
+            moves += self._moves(origin, targets, _composition(have, len(targets), rank))
+        return moves
+
+    def _unrank_held(self, cities: Sequence[str], city: str, index: int) -> list[Any]:
+        need = _displace_need(self.state, city) or 0
+        tables = [self._by_arrivals(o, h, cities, city) for o, h in self.origins]
+        # suffix[i][a]: ways for origins i.. given a Regulars ending in the City so far
+        top = sum(h for _, h in self.origins)
+        suffix = [[0] * (top + 1) for _ in range(len(tables) + 1)]
+        for a in range(top + 1):
+            suffix[len(tables)][a] = 1 if a >= need else 0
+        for i in range(len(tables) - 1, -1, -1):
+            for a in range(top + 1):
+                suffix[i][a] = sum(
+                    w * suffix[i + 1][min(top, a + k)] for k, w in enumerate(tables[i]) if w
+                )
+        moves: list[Any] = []
+        arrived = 0
+        for i, (origin, have) in enumerate(self.origins):
+            for k, w in enumerate(tables[i]):
+                block = w * suffix[i + 1][min(top, arrived + k)]
+                if index < block:
+                    rank = index // suffix[i + 1][min(top, arrived + k)]
+                    index %= suffix[i + 1][min(top, arrived + k)]
+                    moves += self._held_moves(origin, have, cities, city, k, rank)
+                    arrived += k
+                    break
+                index -= block
+        return moves
+
+    def _held_moves(
+        self, origin: str, have: int, cities: Sequence[str], city: str, k: int, rank: int
+    ) -> list[Any]:
+        """``origin``'s split with exactly ``k`` Regulars ending in ``city`` (its
+        ``rank``-th such split)."""
+        targets = self._targets(origin, cities)
+        if origin == city:  # k stay; the rest go to the other Cities, none may stay
+            return self._moves(origin, targets, _composition_exact(have - k, len(targets), rank))
+        others = [c for c in targets if c != city]
+        moves = self._moves(origin, others, _composition(have - k, len(others), rank))
+        if k:
+            moves.append((origin, city, "british_regular", k))
+        return moves
+
+    def __iter__(self) -> Iterator[Command]:
+        for index in range(self.count()):
+            yield self.nth(index)
+
+    def refusal(self, move: object) -> Refusal | None:
+        return command_refusal(self.state, move)
+
+
+def _composition_exact(total: int, bins: int, rank: int) -> tuple[int, ...]:
+    """The ``rank``-th way to put exactly ``total`` pieces into ``bins`` bins."""
+    if bins == 0:
+        return ()
+    head = _composition(total, bins - 1, rank)
+    return (*head, total - sum(head))
+
+
+def _garrison_moves(state: CoinState, faction: str, limited: bool, free: bool) -> MoveView[Command]:
+    return _GarrisonView(state, faction, limited, free)
+
+
+def _garrison_refusal(state: CoinState, move: Command) -> Refusal | None:
+    if state.track("fni") >= 3:
+        return Refusal("no Garrison while FNI is at level 3", "3.2.2")
+    if move.placed or move.removed:
+        return Refusal("Garrison moves Regulars only", "3.2.2")
+    cities = set(_garrison_cities(state))
+    if move.limited:
+        if len(move.spaces) != 1 or move.spaces[0] not in cities:
+            return Refusal("a Limited Garrison names its one destination City", "2.3.5")
+    elif move.spaces:
+        return Refusal("a Garrison selects no spaces beyond its moves", "3.2.2")
+    have = dict(_garrison_origins(state))
+    sent: dict[str, int] = {}
+    if list(move.moves) != sorted(move.moves):
+        return Refusal("moves in sorted order", "3.1")
+    for origin, city, kind, n in move.moves:
+        if kind != "british_regular" or n < 1 or origin == city:
+            return Refusal("Garrison moves British Regulars to another City", "3.2.2")
+        if origin not in have:
+            return Refusal(f"{origin}: no Regulars that may move (Blockaded?)", "3.2.2")
+        if city not in cities or (move.limited and city != move.spaces[0]):
+            return Refusal(f"{city}: not a City Regulars may Garrison", "3.2.2")
+        sent[origin] = sent.get(origin, 0) + n
+    if len({(o, c) for o, c, _, _ in move.moves}) != len(move.moves):
+        return Refusal("one entry per origin and City", "3.1")
+    if any(n > have[o] for o, n in sent.items()):
+        return Refusal("more Regulars than are there", "3.2.2")
+    if move.displace is not None:
+        city, to = move.displace
+        if city not in cities or (move.limited and city != move.spaces[0]):
+            return Refusal(f"{city}: no displacement from there", "3.2.2")
+        after = state.copy()
+        _garrison_moves_apply(after, move.moves)
+        if after.control(city) != "british":
+            return Refusal(f"{city}: not under British Control after the moves", "3.2.2")
+        if _displace_need(after, city) is None or to not in _displace_to(after, city):
+            return Refusal(f"{city} -> {to}: not a displacement Garrison allows", "3.2.2")
+    return None
+
+
+def _garrison_moves_apply(state: CoinState, moves: Sequence[tuple[str, str, str, int]]) -> None:
+    for origin, city, _, n in moves:
+        state.move_pieces(origin, city, "british_regular", n)
+
+
+def _garrison(state: CoinState, move: Command, log: list[str]) -> None:
+    _garrison_moves_apply(state, move.moves)
+    for origin, city, _, n in move.moves:
+        log.append(f"3.2.2: {n} British Regular(s) from {origin} to {city}")
+    cities = [move.spaces[0]] if move.limited else _garrison_cities(state)
+    for city in cities:
+        cubes = state.pieces(city, "british_regular") + state.pieces(city, "tory")
+        n = min(cubes // 3, state.pieces(city, "militia", "underground"))
+        if n:
+            state.flip(city, "militia", n, "underground", "active")
+            log.append(f"3.2.2: {n} Militia Activated in {city} ({cubes} British cubes)")
+    if move.displace is not None:
+        city, to = move.displace
+        for unit in _REBELLION_UNITS:
+            for status in state.rules.data.piece(unit).statuses:
+                n = state.pieces(city, unit, status)
+                if n:
+                    state.move_pieces(city, to, unit, n, status)
+        log.append(f"3.2.2: every Rebellion unit in {city} displaced to {to}")
+
+
+def _garrison_cost(state: CoinState, move: Command) -> int:
+    return _GARRISON_COST
+
+
 def _hortalez_cost(state: CoinState, move: Command) -> int:
     return move.amount
 
@@ -937,9 +1232,15 @@ def _gather_paid(state: CoinState, move: Command) -> int:
 
 
 _RULES: dict[tuple[str, str], _Rules] = {
-    ("french", "hortalez"): _Rules(_hortalez_moves, _hortalez_refusal, _hortalez_cost, _hortalez),
-    ("french", "agent_mobilization"): _Rules(_agent_moves, _agent_refusal, _one, _agent),
-    ("patriots", "rabble_rousing"): _Rules(_rabble_moves, _rabble_refusal, _per_space, _rabble),
-    ("indians", "raid"): _Rules(_raid_moves, _raid_refusal, _per_space, _raid),
-    ("indians", "gather"): _Rules(_gather_moves, _gather_refusal, _gather_paid, _gather),
-}
+    ("french", "hortalez"): _Rules("Roderigue Hortalez et Cie", "3.5.2", _hortalez_moves,
+                                   _hortalez_refusal, _hortalez_cost, _hortalez),
+    ("french", "agent_mobilization"): _Rules("Agent Mobilization", "3.5.1", _agent_moves,
+                                             _agent_refusal, _one, _agent),
+    ("patriots", "rabble_rousing"): _Rules("Rabble-Rousing", "3.3.4", _rabble_moves,
+                                           _rabble_refusal, _per_space, _rabble),
+    ("indians", "raid"): _Rules("Raid", "3.4.4", _raid_moves, _raid_refusal, _per_space, _raid),
+    ("indians", "gather"): _Rules("Gather", "3.4.1", _gather_moves, _gather_refusal,
+                                  _gather_paid, _gather),
+    ("british", "garrison"): _Rules("Garrison", "3.2.2", _garrison_moves, _garrison_refusal,
+                                    _garrison_cost, _garrison),
+}  # fmt: skip

@@ -8,6 +8,7 @@ import random
 from typing import Any
 
 import pytest
+from legalis.model.coin.limits import may_hold
 from legalis.model.coin.scenarios import load_scenario
 from legalis.model.coin.state import CoinState
 from legalis.model.errors import IllegalMoveError, InputError
@@ -396,3 +397,97 @@ def test_can_says_why_a_command_cannot_be_executed() -> None:
     # 3.5: no Agent Mobilization after the Treaty of Alliance
     state.set_flag("toa_played")
     assert (can_command(state, "french", "agent_mobilization") or pytest.fail()).rule == "3.5"
+
+
+def garrison_state() -> CoinState:
+    # 3.2.2: two Regulars in Virginia and one in Boston may Garrison any City not
+    # Blockaded; New York City holds 2 Militia (1 Underground) and a Continental
+    state = CoinState.new("lod")
+    state.set_track("british_resources", 2)
+    state.move_pieces("Available", "Virginia", "british_regular", 2)
+    state.move_pieces("Available", "Boston", "british_regular", 1)
+    state.move_pieces("Available", "New York City", "militia", 1)
+    state.move_pieces("Available", "New York City", "militia", 1, new_status="active")
+    state.move_pieces("Available", "New York City", "continental", 1)
+    state.move_pieces("Available", "New York City", "tory", 2)
+    return state
+
+
+def brute_garrison(state: CoinState) -> set[Command]:
+    """Every Garrison, written out from 3.2.2 without the view's counting."""
+    board = state.rules.map
+    cities = sorted(c for c in board.of_type("City") if not state.markers(c, "blockade"))
+    origins = [
+        (s, state.pieces(s, "british_regular"))
+        for s in state.rules.spaces
+        if state.pieces(s, "british_regular") and not state.markers(s, "blockade")
+    ]
+    per_origin = []
+    for origin, have in origins:
+        targets = [c for c in cities if c != origin]
+        splits = []
+        for amounts in itertools.product(range(have + 1), repeat=len(targets)):
+            if sum(amounts) <= have:
+                pairs = zip(targets, amounts, strict=True)
+                splits.append(tuple((origin, c, "british_regular", n) for c, n in pairs if n))
+        per_origin.append(splits)
+    found: set[Command] = set()
+    units = ("militia", "continental", "french_regular")
+    for parts in itertools.product(*per_origin):
+        moves = tuple(sorted(m for part in parts for m in part))
+        found.add(Command("british", "garrison", moves=moves))
+        after = state.copy()
+        for origin, city, _, n in moves:
+            after.move_pieces(origin, city, "british_regular", n)
+        for city in cities:
+            present = [u for u in units if after.pieces(city, u)]
+            if not present or after.pieces(city, "patriot_fort"):
+                continue
+            if after.control(city) != "british":
+                continue
+            for to in board.adjacent(city):
+                if all(may_hold(after, u, to)[0] for u in present):
+                    found.add(Command("british", "garrison", moves=moves, displace=(city, to)))
+    return found
+
+
+def test_garrison_counts_like_brute_force() -> None:
+    state = garrison_state()
+    view = command_view(state, "british", "garrison")
+    expected = brute_garrison(state)
+    assert view.count() == len(expected)
+    listed = list(view)
+    assert len(set(listed)) == len(listed) and set(listed) == expected
+    assert all(command_refusal(state, m) is None for m in listed)
+
+
+def test_garrison_golden() -> None:
+    state = garrison_state()
+    # 3.2.2: both Virginia Regulars to New York City: 4 British cubes there, one
+    # Underground Militia Activated; British Control lets every Rebellion unit be
+    # displaced to an adjacent space
+    move = Command("british", "garrison",
+                   moves=(("Virginia", "New York City", "british_regular", 2),),
+                   displace=("New York City", "New York"))  # fmt: skip
+    result = apply_command(state, move)
+    new = result.state
+    assert new.pieces("New York", "militia") == 2 and new.pieces("New York", "continental") == 1
+    assert new.pieces("New York City", "militia") == 0
+    assert new.track("british_resources") == 0  # 3.2.2: 2 Resources in all
+    # without the moves, 2 Tories do not outnumber 3 Rebellion units: no displacement
+    stay = Command("british", "garrison", displace=("New York City", "New York"))
+    assert "British Control" in (command_refusal(state, stay) or pytest.fail()).reason
+    # 3.2.2: not while FNI is at 3; 2.3.5: a Limited Garrison ends in one City
+    limited = command_view(state, "british", "garrison", limited=True)
+    assert all(
+        {c for _, c, _, _ in m.moves} <= {m.spaces[0]} for m in itertools.islice(limited, 300)
+    )
+    state.set_track("british_resources", 1)
+    assert command_view(state, "british", "garrison").count() == 0
+    state.set_track("british_resources", 5)
+    state.set_flag("toa_played")
+    for city in ("Boston", "New York City", "Philadelphia"):
+        state.move_marker("Unavailable", city, "blockade")
+    state.set_track("fni", 3)
+    assert command_view(state, "british", "garrison").count() == 0
+    assert (can_command(state, "british", "garrison") or pytest.fail()).rule == "3.2.2"
