@@ -18,7 +18,7 @@ True
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from math import comb
 from typing import Any
@@ -27,6 +27,14 @@ from legalis.model.coin.limits import may_hold, stacking_room
 from legalis.model.coin.state import CoinState
 from legalis.model.core.views import MoveView, Refusal
 from legalis.model.errors import IllegalMoveError, InputError
+from legalis.model.lod.battle import (
+    WEST_INDIES,
+    BattleChoice,
+    BattleResult,
+    DieSource,
+    battle_refusal,
+    resolve_battle,
+)
 
 __all__ = [
     "COMMANDS",
@@ -38,6 +46,7 @@ __all__ = [
     "can_command",
     "command_refusal",
     "command_view",
+    "fight_battles",
     "modelled_commands",
 ]
 
@@ -74,6 +83,7 @@ class Command:
     amount: int = 0
     moves: tuple[tuple[str, str, str, int], ...] = ()
     displace: tuple[str, str] | None = None
+    allied: tuple[str, ...] = ()
     limited: bool = False
     free: bool = False
 
@@ -91,6 +101,8 @@ class Command:
             body["moves"] = [list(m) for m in self.moves]
         if self.displace:
             body["displace"] = list(self.displace)
+        if self.allied:
+            body["allied"] = list(self.allied)
         if self.limited:
             body["limited"] = True
         if self.free:
@@ -1219,6 +1231,158 @@ def _garrison_cost(state: CoinState, move: Command) -> int:
     return _GARRISON_COST
 
 
+# ---------------------------------------------------------------------- 3.2.4, 3.3.3, 3.5.5 Battle
+
+_BATTLE_RULE = {"british": "3.2.4", "patriots": "3.3.3", "french": "3.5.5"}
+_BATTLE_ALLY = {"patriots": "french", "french": "patriots"}  # who pays to join (3.6.1)
+
+
+def _battle_spaces(state: CoinState, faction: str) -> list[str]:
+    """The spaces (and the West Indies where allowed) a Battle may select: the
+    attacker's pieces and the enemy's there (3.2.4, 3.3.3, 3.5.5)."""
+    places = [*state.rules.spaces, WEST_INDIES]
+    return sorted(p for p in places if battle_refusal(state, BattleChoice(p, faction)) is None)
+
+
+def _ally_may_join(state: CoinState, faction: str, space: str) -> bool:
+    """3.6.1: the French join a Patriot Battle, or the Patriots a French one, when
+    they have pieces there and pay; only after the Treaty of Alliance."""
+    ally = _BATTLE_ALLY.get(faction)
+    if ally is None or not state.faction_pieces(space, ally):
+        return False
+    return battle_refusal(state, BattleChoice(space, faction, ally_pays=True)) is None
+
+
+class _BattleView(MoveView[Command]):
+    """Every legal Battle Command: the spaces selected, and where the ally pays to
+    join, counted by a count over the candidate spaces of the Resources each side
+    spends (1 per space; the ally 1 per space it joins)."""
+
+    def __init__(self, state: CoinState, faction: str, limited: bool, free: bool) -> None:
+        self.state, self.faction, self.limited, self.free = state, faction, limited, free
+        self.spaces = _battle_spaces(state, faction)
+        self.joinable = [_ally_may_join(state, faction, s) for s in self.spaces]
+        self.own = _budget(state, faction, free)
+        ally = _BATTLE_ALLY.get(faction)
+        # 3.1.2: a free Command costs nothing to any Faction involved
+        self.ally = 0 if ally is None else _budget(state, ally, free)
+
+    @functools.cache  # noqa: B019 - one view, one state
+    def _ways(self, at: int, chosen: int, joined: int) -> int:
+        if chosen > self.own or joined > self.ally or (self.limited and chosen > 1):
+            return 0
+        if at == len(self.spaces):
+            return 1 if chosen else 0
+        total = self._ways(at + 1, chosen, joined) + self._ways(at + 1, chosen + 1, joined)
+        if self.joinable[at]:
+            total += self._ways(at + 1, chosen + 1, joined + 1)
+        return total
+
+    def count(self) -> int:
+        return self._ways(0, 0, 0)
+
+    def nth(self, index: int) -> Command:
+        if not 0 <= index < self.count():
+            raise IndexError(index)
+        chosen: list[str] = []
+        allied: list[str] = []
+        for at, space in enumerate(self.spaces):
+            options = [(0, 0), (1, 0)] + ([(1, 1)] if self.joinable[at] else [])
+            for pick, join in options:
+                ways = self._ways(at + 1, len(chosen) + pick, len(allied) + join)
+                if index < ways:
+                    if pick:
+                        chosen.append(space)
+                    if join:
+                        allied.append(space)
+                    break
+                index -= ways
+        return Command(self.faction, "battle", tuple(chosen), allied=tuple(allied),
+                       limited=self.limited, free=self.free)  # fmt: skip
+
+    def __iter__(self) -> Iterator[Command]:
+        for index in range(self.count()):
+            yield self.nth(index)
+
+    def refusal(self, move: object) -> Refusal | None:
+        return command_refusal(self.state, move)
+
+
+def _battle_moves(state: CoinState, faction: str, limited: bool, free: bool) -> MoveView[Command]:
+    return _BattleView(state, faction, limited, free)
+
+
+def _battle_refusal(state: CoinState, move: Command) -> Refusal | None:
+    rule = _BATTLE_RULE[move.faction]
+    if not move.spaces or move.placed or move.removed or move.moves or move.displace:
+        return Refusal("a Battle selects one or more spaces", rule)
+    if move.limited and len(move.spaces) > 1:
+        return Refusal("a Limited Command selects one space", "2.3.5")
+    for space in move.spaces:
+        refused = battle_refusal(state, BattleChoice(space, move.faction))
+        if refused is not None:
+            return refused
+    if tuple(sorted(move.allied)) != move.allied or not set(move.allied) <= set(move.spaces):
+        return Refusal("the ally joins only selected spaces, listed in order", rule)
+    for space in move.allied:
+        if not _ally_may_join(state, move.faction, space):
+            return Refusal(f"{space}: no allied pieces that may join", "3.6.1")
+    ally = _BATTLE_ALLY.get(move.faction)
+    paying = move.allied and ally is not None and not move.free
+    if paying and ally is not None and len(move.allied) > state.track(RESOURCES[ally]):
+        return Refusal(f"the {ally} pay 1 per space they join", rule)
+    return None
+
+
+def _battle(state: CoinState, move: Command, log: list[str]) -> None:
+    """Paying only: each Battle is fought by :func:`fight_battles` with the dice and
+    the sides' own decisions (3.6.3)."""
+    ally = _BATTLE_ALLY.get(move.faction)
+    if move.allied and ally is not None and not move.free:
+        state.set_track(RESOURCES[ally], state.track(RESOURCES[ally]) - len(move.allied))
+        log.append(f"3.6.1: the {ally} pay {len(move.allied)} to join")
+
+
+def fight_battles(
+    state: CoinState,
+    move: Command,
+    rng: DieSource,
+    decisions: Mapping[str, BattleChoice] | None = None,
+) -> tuple[CommandResult, tuple[BattleResult, ...]]:
+    """Carry out a Battle Command: pay (:func:`apply_command`), then fight in each
+    selected space in turn (3.6), with the sides' decisions for a space taken from
+    ``decisions`` (its space, attacker and ally must match the move) or, for a
+    space not given, no Activations and no overflow shifts.
+
+    >>> from legalis.model.lod.battle import FixedDice
+    >>> state = CoinState.new("lod")
+    >>> state.set_track("british_resources", 1)
+    >>> state.move_pieces("Available", "Boston", "british_regular", 3)
+    >>> state.move_pieces("Available", "Boston", "militia", 2, new_status="active")
+    >>> paid, fought = fight_battles(state, Command("british", "battle", ("Boston",)),
+    ...                              FixedDice([2, 1]))
+    >>> fought[0].state.pieces("Boston", "militia"), paid.state.track("british_resources")
+    (0, 0)
+    """
+    if move.name != "battle":
+        raise InputError("not a Battle Command", path="command", allowed=["battle"])
+    paid = apply_command(state, move)
+    current = paid.state
+    results: list[BattleResult] = []
+    for space in move.spaces:
+        wanted = BattleChoice(space, move.faction, ally_pays=space in move.allied)
+        choice = (decisions or {}).get(space, wanted)
+        if (choice.space, choice.attacker, choice.ally_pays) != (
+            wanted.space, wanted.attacker, wanted.ally_pays,
+        ):  # fmt: skip
+            raise IllegalMoveError(f"{space}: the decisions do not match the move", rule="3.6")
+        result = resolve_battle(current, choice, rng)
+        results.append(result)
+        current = result.state
+    log = (*paid.log, *(line for r in results for line in r.log))
+    return CommandResult(current, log), tuple(results)
+
+
 def _hortalez_cost(state: CoinState, move: Command) -> int:
     return move.amount
 
@@ -1243,4 +1407,10 @@ _RULES: dict[tuple[str, str], _Rules] = {
                                   _gather_paid, _gather),
     ("british", "garrison"): _Rules("Garrison", "3.2.2", _garrison_moves, _garrison_refusal,
                                     _garrison_cost, _garrison),
+    ("british", "battle"): _Rules("Battle", "3.2.4", _battle_moves, _battle_refusal,
+                                  _per_space, _battle),
+    ("patriots", "battle"): _Rules("Battle", "3.3.3", _battle_moves, _battle_refusal,
+                                   _per_space, _battle),
+    ("french", "battle"): _Rules("Battle", "3.5.5", _battle_moves, _battle_refusal,
+                                 _per_space, _battle),
 }  # fmt: skip

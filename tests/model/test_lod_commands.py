@@ -12,6 +12,7 @@ from legalis.model.coin.limits import may_hold
 from legalis.model.coin.scenarios import load_scenario
 from legalis.model.coin.state import CoinState
 from legalis.model.errors import IllegalMoveError, InputError
+from legalis.model.lod.battle import BattleChoice, FixedDice
 from legalis.model.lod.commands import (
     Command,
     SpaceSubsets,
@@ -20,6 +21,7 @@ from legalis.model.lod.commands import (
     can_command,
     command_refusal,
     command_view,
+    fight_battles,
 )
 
 
@@ -491,3 +493,55 @@ def test_garrison_golden() -> None:
     state.set_track("fni", 3)
     assert command_view(state, "british", "garrison").count() == 0
     assert (can_command(state, "british", "garrison") or pytest.fail()).rule == "3.2.2"
+
+
+def battle_state() -> CoinState:
+    # Continentals facing British Regulars in Boston, New York City and Virginia;
+    # French Regulars in Boston and Virginia after the Treaty of Alliance
+    state = CoinState.new("lod")
+    state.set_flag("toa_played")
+    state.set_track("patriots_resources", 2)
+    state.set_track("french_resources", 1)
+    for space in ("Boston", "New York City", "Virginia"):
+        state.move_pieces("Available", space, "continental", 2)
+        state.move_pieces("Available", space, "british_regular", 1)
+    for space in ("Boston", "Virginia"):
+        state.move_pieces("Available", space, "french_regular", 1)
+    return state
+
+
+def test_battle_command_counts_like_brute_force() -> None:
+    # 3.3.3: any spaces with Patriot and Royalist pieces, 1 Resource each; for each
+    # space the French join, the French pay 1 (3.6.1)
+    state = battle_state()
+    view = command_view(state, "patriots", "battle")
+    spaces = ["Boston", "New York City", "Virginia"]
+    brute = set()
+    for k in (1, 2):
+        for chosen in itertools.combinations(spaces, k):
+            joinable = [s for s in chosen if s != "New York City"]
+            for j in range(min(1, len(joinable)) + 1):
+                for allied in itertools.combinations(joinable, j):
+                    brute.add(Command("patriots", "battle", chosen, allied=allied))
+    listed = list(view)
+    assert set(listed) == brute and len(listed) == view.count() == len(brute)
+    assert all(command_refusal(state, m) is None for m in listed)
+    # 3.3.3: the French pay for every space they join: not 2 with 1 Resource
+    two = Command("patriots", "battle", ("Boston", "Virginia"), allied=("Boston", "Virginia"))
+    assert "pay 1 per space" in (command_refusal(state, two) or pytest.fail()).reason
+
+
+def test_fight_battles_pays_then_fights_each_space() -> None:
+    state = battle_state()
+    move = Command("patriots", "battle", ("Boston",), allied=("Boston",))
+    paid, fought = fight_battles(state, move, FixedDice([1, 1, 1]))
+    # 3.3.3 and 3.6.1: Patriots and French each pay 1
+    assert paid.state.track("patriots_resources") == 1
+    assert paid.state.track("french_resources") == 0
+    (battle,) = fought
+    # 3.6.3: 2 Continentals + 1 French Regular (the French paid): Force Level 3, 1 die
+    assert battle.force_levels[0] == 3 and len(battle.dice_attacker) == 1
+    assert paid.log[0].startswith("3.1") and any(line.startswith("3.6") for line in paid.log)
+    wrong = {"Boston": BattleChoice("Boston", "patriots")}  # the French paid to join
+    with pytest.raises(IllegalMoveError):
+        fight_battles(state, move, FixedDice([1, 1, 1]), wrong)
