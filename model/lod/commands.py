@@ -1383,6 +1383,81 @@ def fight_battles(
     return CommandResult(current, log), tuple(results)
 
 
+# ---------------------------------------------------------------------- 3.5.3 French Muster
+
+_FRENCH_MUSTER_COST = 2  # 3.5.3
+_FRENCH_MUSTER_MOST = 4  # 3.5.3: up to four Regulars
+
+
+def _french_muster_spaces(state: CoinState) -> list[str]:
+    """3.5.3: one Colony or City with Rebellion Control, or the West Indies."""
+    board = state.rules.map
+    found = [
+        s for s in state.rules.spaces
+        if board.space(s).type in ("City", "Colony") and state.control(s) == "rebellion"
+    ]  # fmt: skip
+    return sorted([*found, WEST_INDIES])
+
+
+def _french_muster_moves(
+    state: CoinState, faction: str, limited: bool, free: bool
+) -> list[Command]:
+    moves: list[Command] = []
+    most = min(_FRENCH_MUSTER_MOST, state.available("french_regular"))
+    for space in _french_muster_spaces(state):
+        for n in range(1, most + 1):
+            placed = ((space, "french_regular", n),)
+            moves.append(Command(faction, "muster", (space,), placed, limited=limited, free=free))
+            if space != WEST_INDIES and n + state.pieces(space, "french_regular") >= 2:
+                fort = (*placed, (space, "patriot_fort", 1))
+                removed = ((space, "french_regular", 2),)
+                moves.append(Command(faction, "muster", (space,), fort, removed,
+                                     limited=limited, free=free))  # fmt: skip
+    return moves
+
+
+def _french_muster_refusal(state: CoinState, move: Command) -> Refusal | None:
+    if len(move.spaces) != 1 or move.spaces[0] not in _french_muster_spaces(state):
+        return Refusal("one Colony or City with Rebellion Control, or the West Indies", "3.5.3")
+    (space,) = move.spaces
+    placed = dict(((p, k), n) for p, k, n in move.placed)
+    regulars = placed.get((space, "french_regular"), 0)
+    if set(placed) - {(space, "french_regular"), (space, "patriot_fort")} or move.moves:
+        return Refusal("French Regulars (and a Patriot Fort) in the Muster space", "3.5.3")
+    if not 1 <= regulars <= min(_FRENCH_MUSTER_MOST, state.available("french_regular")):
+        return Refusal("place one to four Available French Regulars", "3.5.3")
+    fort = placed.get((space, "patriot_fort"), 0)
+    if fort or move.removed:
+        if space == WEST_INDIES or fort != 1 or move.removed != ((space, "french_regular", 2),):
+            return Refusal("a Patriot Fort replaces two French Regulars in a map space", "3.5.3")
+        if regulars + state.pieces(space, "french_regular") < 2:
+            return Refusal("two French Regulars are needed to build the Fort", "3.5.3")
+        if not move.free and state.track("patriots_resources") < 1:
+            return Refusal("the Patriots pay 1 Resource for the Fort", "3.5.3")
+        if not state.available("patriot_fort") or stacking_room(state, space) < 1:
+            return Refusal(f"no Patriot Fort may be placed in {space}", "1.4.2")
+    return None
+
+
+def _french_muster(state: CoinState, move: Command, log: list[str]) -> None:
+    (space,) = move.spaces
+    placed = dict(((p, k), n) for p, k, n in move.placed)
+    regulars = placed[(space, "french_regular")]
+    state.move_pieces("Available", space, "french_regular", regulars)
+    log.append(f"3.5.3: {regulars} French Regular(s) placed in {space}")
+    if move.removed:
+        state.move_pieces(space, "Available", "french_regular", 2)
+        state.move_pieces("Available", space, "patriot_fort", 1)
+        if not move.free:
+            state.set_track("patriots_resources", state.track("patriots_resources") - 1)
+        log.append(f"3.5.3: two French Regulars replaced by a Patriot Fort in {space}; "
+                   "the Patriots pay 1")  # fmt: skip
+
+
+def _french_muster_cost(state: CoinState, move: Command) -> int:
+    return _FRENCH_MUSTER_COST
+
+
 def _hortalez_cost(state: CoinState, move: Command) -> int:
     return move.amount
 
@@ -1413,4 +1488,6 @@ _RULES: dict[tuple[str, str], _Rules] = {
                                    _per_space, _battle),
     ("french", "battle"): _Rules("Battle", "3.5.5", _battle_moves, _battle_refusal,
                                  _per_space, _battle),
+    ("french", "muster"): _Rules("Muster", "3.5.3", _french_muster_moves, _french_muster_refusal,
+                                 _french_muster_cost, _french_muster),
 }  # fmt: skip

@@ -545,3 +545,30 @@ def test_fight_battles_pays_then_fights_each_space() -> None:
     wrong = {"Boston": BattleChoice("Boston", "patriots")}  # the French paid to join
     with pytest.raises(IllegalMoveError):
         fight_battles(state, move, FixedDice([1, 1, 1]), wrong)
+
+
+def test_french_muster() -> None:
+    # 3.5.3: after the Treaty; one Colony or City with Rebellion Control, or the West
+    # Indies; pay 2; up to four French Regulars; then, in a map space and if the
+    # Patriots have a Resource, two French Regulars may become a Patriot Fort
+    state = CoinState.new("lod")
+    state.set_track("french_resources", 2)
+    state.set_track("patriots_resources", 1)
+    assert command_view(state, "french", "muster").count() == 0  # 3.5: before the Treaty
+    state.set_flag("toa_played")
+    state.move_pieces("Available", "Virginia", "continental", 1)  # Rebellion Control
+    view = command_view(state, "french", "muster")
+    spaces = {m.spaces[0] for m in view}
+    assert spaces == {"Virginia", "West Indies"}
+    available = min(4, state.available("french_regular"))
+    # Virginia: 1-4 Regulars, a Fort with 2 or more; West Indies: 1-4, never a Fort
+    assert view.count() == available + (available - 1) + available
+    fort = Command("french", "muster", ("Virginia",),
+                   (("Virginia", "french_regular", 2), ("Virginia", "patriot_fort", 1)),
+                   (("Virginia", "french_regular", 2),))  # fmt: skip
+    new = apply_command(state, fort).state
+    assert new.pieces("Virginia", "patriot_fort") == 1
+    assert new.pieces("Virginia", "french_regular") == 0
+    assert (new.track("french_resources"), new.track("patriots_resources")) == (0, 0)
+    state.set_track("patriots_resources", 0)
+    assert "Patriots pay" in (command_refusal(state, fort) or pytest.fail()).reason
