@@ -1458,6 +1458,140 @@ def _french_muster_cost(state: CoinState, move: Command) -> int:
     return _FRENCH_MUSTER_COST
 
 
+# ---------------------------------------------------------------------- 3.4.3 Scout
+
+_SCOUT_KINDS = ("british_regular", "tory", "war_party:active", "war_party:underground")
+
+
+def _scout_routes(state: CoinState) -> list[tuple[str, str]]:
+    """3.4.3: from a Province with War Parties and a British Regular to an adjacent
+    Province (not a City)."""
+    board = state.rules.map
+    routes = []
+    for origin in sorted(state.rules.spaces):
+        if not board.is_province(origin):
+            continue
+        if not (state.pieces(origin, "war_party") and state.pieces(origin, "british_regular")):
+            continue
+        routes += [(origin, d) for d in sorted(board.adjacent(origin)) if board.is_province(d)]
+    return routes
+
+
+def _scout_radices(state: CoinState, origin: str) -> tuple[int, int, int, int]:
+    """How many of each moving kind there are: Regulars, Tories, Active and
+    Underground War Parties."""
+    return (
+        state.pieces(origin, "british_regular"),
+        state.pieces(origin, "tory"),
+        state.pieces(origin, "war_party", "active"),
+        state.pieces(origin, "war_party", "underground"),
+    )
+
+
+def _scout_groups(have: tuple[int, int, int, int]) -> int:
+    """The groups that may move: 1+ Regulars, Tories up to the Regulars, 1+ War Parties."""
+    regulars, tories, active, underground = have
+    parties = (active + 1) * (underground + 1) - 1
+    return parties * sum(min(tories, r) + 1 for r in range(1, regulars + 1))
+
+
+class _ScoutView(MoveView[Command]):
+    """Every legal Scout (3.4.3), counted by route without listing: the groups
+    that may move from the origin, closed-form."""
+
+    def __init__(self, state: CoinState, faction: str, limited: bool, free: bool) -> None:
+        self.state, self.faction, self.limited, self.free = state, faction, limited, free
+        paid = free or (state.track("british_resources") >= 1
+                        and state.track(RESOURCES["indians"]) >= 1)  # fmt: skip
+        routes = _scout_routes(state) if paid else []
+        self.blocks = [(o, d, _scout_groups(_scout_radices(state, o))) for o, d in routes]
+
+    def count(self) -> int:
+        return sum(n for _, _, n in self.blocks)
+
+    def nth(self, index: int) -> Command:
+        if not 0 <= index < self.count():
+            raise IndexError(index)
+        for origin, destination, n in self.blocks:
+            if index >= n:
+                index -= n
+                continue
+            regulars, tories, active, underground = _scout_radices(self.state, origin)
+            parties = (active + 1) * (underground + 1) - 1
+            group, party = divmod(index, parties)
+            party += 1  # not the empty group of War Parties
+            moved_active, moved_underground = divmod(party, underground + 1)
+            for r in range(1, regulars + 1):
+                options = min(tories, r) + 1
+                if group < options:
+                    counts = (r, group, moved_active, moved_underground)
+                    break
+                group -= options
+            moves = tuple(sorted(
+                (origin, destination, kind, n)
+                for kind, n in zip(_SCOUT_KINDS, counts, strict=True) if n
+            ))  # fmt: skip
+            return Command(self.faction, "scout", (destination,), moves=moves,
+                           limited=self.limited, free=self.free)  # fmt: skip
+        raise IndexError(index)
+
+    def __iter__(self) -> Iterator[Command]:
+        for index in range(self.count()):
+            yield self.nth(index)
+
+    def refusal(self, move: object) -> Refusal | None:
+        return command_refusal(self.state, move)
+
+
+def _scout_moves(state: CoinState, faction: str, limited: bool, free: bool) -> MoveView[Command]:
+    return _ScoutView(state, faction, limited, free)
+
+
+def _scout_refusal(state: CoinState, move: Command) -> Refusal | None:
+    if move.placed or move.removed or move.displace or move.allied or not move.moves:
+        return Refusal("Scout moves one group of pieces", "3.4.3")
+    routes = {(o, d) for o, d, _, _ in move.moves}
+    if len(routes) != 1 or list(move.moves) != sorted(move.moves):
+        return Refusal("all pieces move from one Province to one other, as a group", "3.4.3")
+    ((origin, destination),) = routes
+    if (origin, destination) not in _scout_routes(state) or move.spaces != (destination,):
+        return Refusal(f"{origin} -> {destination}: not a Scout route", "3.4.3")
+    counts = dict.fromkeys(_SCOUT_KINDS, 0)
+    for _, _, kind, n in move.moves:
+        if kind not in counts or n < 1:
+            return Refusal(f"{kind}: not a piece that Scouts", "3.4.3")
+        counts[kind] += n
+    have = dict(zip(_SCOUT_KINDS, _scout_radices(state, origin), strict=True))
+    if any(counts[k] > have[k] for k in _SCOUT_KINDS):
+        return Refusal(f"more pieces than {origin} holds", "3.4.3")
+    if counts["british_regular"] < 1 or counts["tory"] > counts["british_regular"]:
+        return Refusal("at least one British Regular, Tories only up to the Regulars", "3.4.3")
+    if counts["war_party:active"] + counts["war_party:underground"] < 1:
+        return Refusal("at least one War Party moves", "3.4.3")
+    if not move.free and state.track("british_resources") < 1:
+        return Refusal("the British pay 1 Resource too", "3.4.3")
+    return None
+
+
+def _scout(state: CoinState, move: Command, log: list[str]) -> None:
+    (destination,) = move.spaces
+    if not move.free:
+        state.set_track("british_resources", state.track("british_resources") - 1)
+        log.append("3.4.3: the British pay 1 Resource")
+    for origin, _, kind, n in move.moves:
+        piece, _, status = kind.partition(":")
+        if piece == "war_party":
+            state.move_pieces(origin, destination, piece, n, status, "active")
+        else:
+            state.move_pieces(origin, destination, piece, n)
+        log.append(f"3.4.3: {n} {kind} from {origin} to {destination}")
+    underground = state.pieces(destination, "militia", "underground")
+    if underground:
+        state.flip(destination, "militia", underground, "underground", "active")
+    log.append(f"3.4.3: moving War Parties and every Militia in {destination} Activated; "
+               "the Indians may then Skirmish there with British Regulars (4.2.2)")  # fmt: skip
+
+
 def _hortalez_cost(state: CoinState, move: Command) -> int:
     return move.amount
 
@@ -1488,6 +1622,7 @@ _RULES: dict[tuple[str, str], _Rules] = {
                                    _per_space, _battle),
     ("french", "battle"): _Rules("Battle", "3.5.5", _battle_moves, _battle_refusal,
                                  _per_space, _battle),
+    ("indians", "scout"): _Rules("Scout", "3.4.3", _scout_moves, _scout_refusal, _one, _scout),
     ("french", "muster"): _Rules("Muster", "3.5.3", _french_muster_moves, _french_muster_refusal,
                                  _french_muster_cost, _french_muster),
 }  # fmt: skip

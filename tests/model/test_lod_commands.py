@@ -572,3 +572,39 @@ def test_french_muster() -> None:
     assert (new.track("french_resources"), new.track("patriots_resources")) == (0, 0)
     state.set_track("patriots_resources", 0)
     assert "Patriots pay" in (command_refusal(state, fort) or pytest.fail()).reason
+
+
+def test_scout_counts_like_brute_force_and_moves_a_group() -> None:
+    # 3.4.3: from one Province, War Parties and at least one British Regular (Tories
+    # up to the Regulars) move as one group into an adjacent Province; the Indians and
+    # the British pay 1 each; moving War Parties and all Militia there are Activated
+    state = CoinState.new("lod")
+    state.set_track("indians_resources", 1)
+    state.set_track("british_resources", 1)
+    state.move_pieces("Available", "Virginia", "war_party", 1)
+    state.move_pieces("Available", "Virginia", "war_party", 1, new_status="active")
+    state.move_pieces("Available", "Virginia", "british_regular", 2)
+    state.move_pieces("Available", "Virginia", "tory", 1)
+    state.move_pieces("Available", "North Carolina", "militia", 2)
+    view = command_view(state, "indians", "scout")
+    board = state.rules.map
+    destinations = [d for d in board.adjacent("Virginia") if board.is_province(d)]
+    brute = set()
+    for d in destinations:
+        for r, t, a, u in itertools.product(range(1, 3), range(2), range(2), range(2)):
+            if t <= r and a + u >= 1:
+                kinds = (("british_regular", r), ("tory", t), ("war_party:active", a),
+                         ("war_party:underground", u))  # fmt: skip
+                moves = tuple(sorted(("Virginia", d, k, n) for k, n in kinds if n))
+                brute.add(Command("indians", "scout", (d,), moves=moves))
+    listed = list(view)
+    assert set(listed) == brute and len(listed) == view.count()
+    move = Command("indians", "scout", ("North Carolina",), moves=(
+        ("Virginia", "North Carolina", "british_regular", 1),
+        ("Virginia", "North Carolina", "war_party:underground", 1)))  # fmt: skip
+    new = apply_command(state, move).state
+    assert new.pieces("North Carolina", "war_party", "active") == 1
+    assert new.pieces("North Carolina", "militia", "active") == 2
+    assert (new.track("indians_resources"), new.track("british_resources")) == (0, 0)
+    state.set_track("british_resources", 0)
+    assert command_view(state, "indians", "scout").count() == 0  # 3.4.3: the British pay
