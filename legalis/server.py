@@ -43,6 +43,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from legalis.model.errors import IllegalMoveError, InputError, SolverLimitError
+from legalis.model.eupop.state import SMALL_STATE
 from legalis.registry import game_entry, games, load_game
 from legalis.solver.events import EventMoveDocument
 
@@ -249,20 +250,7 @@ EuStateField = Field(
 )
 EU_NAMES = 64  # the most names one list of an effect's parameters may hold
 EU_AMOUNT = 20  # the largest amount of Influence or Units an effect is asked about
-EU_EXAMPLE_STATE: JsonObject = {
-    "players": ["france", "england"],
-    "active": "france",
-    "realms": {
-        "france": {"kind": "player", "alliance_markers": 2, "merchants": 2},
-        "england": {"kind": "player", "alliance_markers": 1},
-        "saxony_realm": {"kind": "npr", "capital": "Dresden", "tax_income": 4},
-    },
-    "provinces": {
-        "Leipzig": {"owner": "saxony_realm"},
-        "Dresden": {"owner": "saxony_realm", "capital": True, "tax": 2},
-    },
-    "areas": {"saxony": {"influence": {"france": 2, "england": 1}}},
-}
+EU_EXAMPLE_STATE: JsonObject = SMALL_STATE
 
 
 def _names_field(what: str) -> Any:

@@ -36,6 +36,7 @@ from legalis.model.eupop.mapdata import EuMap, load_map
 from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, ValidationError
 
 __all__ = [
+    "SMALL_STATE",
     "AreaState",
     "Character",
     "EuState",
@@ -414,25 +415,27 @@ def bundled_state() -> EuState:
     return state_from_json(json.loads(text), source="sample_state.json")
 
 
+SMALL_STATE: dict[str, Any] = {
+    "players": ["france", "england"],
+    "active": "france",
+    "realms": {
+        "france": {"kind": "player", "alliance_markers": 2, "merchants": 2},
+        "england": {"kind": "player", "alliance_markers": 1},
+        "saxony_realm": {"kind": "npr", "capital": "Dresden", "tax_income": 4},
+    },
+    "provinces": {
+        "Leipzig": {"owner": "saxony_realm"},
+        "Dresden": {"owner": "saxony_realm", "capital": True, "tax": 2},
+    },
+    "areas": {"saxony": {"influence": {"france": 2, "england": 1}}},
+}
+
+
 def small_state() -> EuState:
-    """A small state on the bundled map: two players, Saxony an independent NPR.
+    """A small state on the bundled map (:data:`SMALL_STATE`): two players, Saxony
+    an independent NPR.
 
     >>> small_state().players
     ['france', 'england']
     """
-    return state_from_json(
-        {
-            "players": ["france", "england"],
-            "active": "france",
-            "realms": {
-                "france": {"kind": "player", "alliance_markers": 2, "merchants": 2},
-                "england": {"kind": "player", "alliance_markers": 1},
-                "saxony_realm": {"kind": "npr", "capital": "Dresden", "tax_income": 4},
-            },
-            "provinces": {
-                "Leipzig": {"owner": "saxony_realm"},
-                "Dresden": {"owner": "saxony_realm", "capital": True, "tax": 2},
-            },
-            "areas": {"saxony": {"influence": {"france": 2, "england": 1}}},
-        }
-    )
+    return state_from_json(SMALL_STATE)
