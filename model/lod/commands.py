@@ -137,7 +137,7 @@ def modelled_commands(faction: str) -> list[str]:
     """The Commands of ``faction`` that this module carries out, sorted.
 
     >>> modelled_commands("indians")
-    ['gather', 'raid']
+    ['gather', 'raid', 'scout']
     """
     return sorted(name for side, name in _RULES if side == faction)
 
