@@ -622,7 +622,9 @@ def _raid_refusal(state: CoinState, move: Command) -> Refusal | None:
         if state.pieces(origin, "war_party", "underground") < count:
             return Refusal(f"{origin} has too few Underground War Parties", "3.4.4")
     for province in move.spaces:
-        if province not in into and not state.pieces(province, "war_party", "underground"):
+        # 3.4.4: its own, if none moves in, and not one that moves away to another Raid
+        left = state.pieces(province, "war_party", "underground") - taken.get(province, 0)
+        if province not in into and left < 1:
             return Refusal(f"{province}: no Underground War Party to Activate", "3.4.4")
     return None
 
@@ -698,37 +700,26 @@ def _gather_cost(state: CoinState, spaces: Sequence[str]) -> int:
     return len(spaces) - (1 if any(_is_reserve(state, s) for s in spaces) else 0)
 
 
-class _Splits:
-    """How the War Parties of each origin split among the move destinations next to
-    it (or stay): per origin and status, the compositions of its count into k + 1
-    parts, counted by binomials and unranked in a fixed order."""
+Have = tuple[tuple[str, int], ...]  # (War Party kind, how many), both statuses
 
-    def __init__(self, state: CoinState, destinations: Sequence[str]) -> None:
-        board = state.rules.map
-        self.parts: list[tuple[str, str, int, tuple[str, ...]]] = []
-        for origin in state.rules.spaces:
-            near = tuple(d for d in destinations if d in board.adjacent(origin))
-            if not near:
-                continue
-            for kind in _WP_KINDS:
-                have = state.pieces(origin, "war_party", kind.split(":")[1])
-                if have:
-                    self.parts.append((origin, kind, have, near))
 
-    def count(self) -> int:
-        total = 1
-        for _, _, have, near in self.parts:
-            total *= comb(have + len(near), len(near))
-        return total
+def _split_count(have: Have, near: int) -> int:
+    """Ways to send each kind's War Parties into ``near`` destinations or keep them."""
+    total = 1
+    for _, n in have:
+        total *= comb(n + near, near)
+    return total
 
-    def nth(self, index: int) -> tuple[tuple[str, str, str, int], ...]:
-        moves: list[tuple[str, str, str, int]] = []
-        for origin, kind, have, near in self.parts:
-            index, rank = divmod(index, comb(have + len(near), len(near)))
-            for destination, n in zip(near, _composition(have, len(near), rank), strict=True):
-                if n:
-                    moves.append((origin, destination, kind, n))
-        return tuple(sorted(moves))
+
+def _split_nth(origin: str, have: Have, near: Sequence[str], rank: int) -> list[Any]:
+    """The ``rank``-th such split, as moves."""
+    moves: list[Any] = []
+    for kind, n in have:
+        rank, part = divmod(rank, comb(n + len(near), len(near)))
+        for destination, sent in zip(near, _composition(n, len(near), rank=part), strict=True):
+            if sent:
+                moves.append((origin, destination, kind, sent))
+    return moves
 
 
 def _composition(total: int, bins: int, rank: int) -> tuple[int, ...]:
@@ -752,51 +743,90 @@ def _composition(total: int, bins: int, rank: int) -> tuple[int, ...]:
 
 
 class _GatherView(MoveView[Command]):
-    """Every legal Gather (3.4.1), counted without listing: for each set of
-    Provinces taking War Parties in (those with a Village), the splits of the
-    War Parties next to them, times the choices of the other selected Provinces
-    (a count over Provinces of the Resources and pieces they use)."""
+    """Every legal Gather (3.4.1), counted without listing. For each set of
+    Provinces taking War Parties in (those with a Village), a count over the other
+    Provinces of the Resources and pieces their choices use, each choice weighted by
+    the ways its own War Parties left over (after a Village replaces two) can move
+    into those Provinces next door; Provinces outside the Gather add a fixed factor
+    of their own splits. No War Party is used twice (3.4.1)."""
 
     def __init__(self, state: CoinState, faction: str, limited: bool, free: bool) -> None:
         self.state, self.faction, self.limited, self.free = state, faction, limited, free
         self.candidates = _gather_provinces(state)
         self.options = {p: _gather_options(state, p) for p in self.candidates}
         movers = [p for p in self.candidates if state.pieces(p, "village")]
-        self.blocks: list[tuple[tuple[str, ...], _Splits, int]] = []
+        self.blocks: list[tuple[tuple[str, ...], int, int]] = []  # movers, fixed, dp ways
         from itertools import combinations
 
         for k in range(len(movers) + 1):
             for chosen in combinations(movers, k):
-                splits = _Splits(state, chosen)
-                rest = self._rest_count(chosen)
-                if rest:
-                    self.blocks.append((chosen, splits, rest))
+                fixed = self._fixed(chosen)
+                ways = self._ways(chosen, 0, len(chosen), self._reserve(chosen), 0, 0)
+                if ways and fixed:
+                    self.blocks.append((chosen, fixed, ways))
 
-    def _rest_count(self, movers: Sequence[str]) -> int:
-        return self._ways(tuple(movers), 0, len(movers), self._reserve(movers), 0, 0)
+    # ---------------------------------------------------------------- the pieces
+
+    @functools.cache  # noqa: B019 - one view, one state: the cache dies with it
+    def _have(self, province: str, removed: tuple[tuple[str, str, int], ...] = ()) -> Have:
+        out = []
+        for kind in _WP_KINDS:
+            n = self.state.pieces(province, "war_party", kind.split(":")[1])
+            n -= sum(m for where, k, m in removed if where == province and k == kind)
+            if n:
+                out.append((kind, n))
+        return tuple(out)
+
+    @functools.cache  # noqa: B019 - one view, one state: the cache dies with it
+    def _near(self, origin: str, movers: tuple[str, ...]) -> tuple[str, ...]:
+        board = self.state.rules.map
+        return tuple(m for m in movers if m != origin and m in board.adjacent(origin))
+
+    def _fixed_origins(self, movers: tuple[str, ...]) -> list[str]:
+        """Origins whose War Parties are all free to move: not choosing here."""
+        rest = set(self._rest(movers))
+        return [
+            o for o in self.state.rules.spaces
+            if o not in rest and self._near(o, movers) and self._have(o)
+        ]  # fmt: skip
+
+    def _fixed(self, movers: tuple[str, ...]) -> int:
+        total = 1
+        for origin in self._fixed_origins(movers):
+            total *= _split_count(self._have(origin), len(self._near(origin, movers)))
+        return total
+
+    @functools.cache  # noqa: B019 - one view, one state: the cache dies with it
+    def _weight(self, movers: tuple[str, ...], province: str, removed: tuple[Any, ...]) -> int:
+        return _split_count(self._have(province, removed), len(self._near(province, movers)))
+
+    # ---------------------------------------------------------------- counting
 
     def _reserve(self, spaces: Sequence[str]) -> bool:
         return any(_is_reserve(self.state, s) for s in spaces)
 
-    def _rest(self, movers: tuple[str, ...]) -> list[str]:
-        return [p for p in self.candidates if p not in movers]
+    @functools.cache  # noqa: B019 - one view, one state: the cache dies with it
+    def _rest(self, movers: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(p for p in self.candidates if p not in movers)
 
     @staticmethod
     def _uses(pick: Placement) -> tuple[int, int]:
         wp = sum(n for _, piece, n in pick[0] if piece == "war_party")
         return wp, sum(n for _, piece, n in pick[0] if piece == "village")
 
+    def _choices(self, province: str) -> list[Placement | None]:
+        return [None, *self.options[province]]
+
     @functools.cache  # noqa: B019 - one view, one state: the cache dies with it
     def _ways(
         self, movers: tuple[str, ...], at: int, chosen: int, reserve: bool, wp: int, vil: int
     ) -> int:
-        """How many ways the Provinces from ``at`` on (not taking War Parties in)
-        complete a Gather that has ``chosen`` Provinces so far, a Reserve among them
-        or not, and uses ``wp`` War Parties and ``vil`` Villages (3.4.1, 1.4.1)."""
+        """Weighted ways for the Provinces from ``at`` on (not taking War Parties in)
+        to complete a Gather with ``chosen`` Provinces so far, a Reserve among them
+        or not, using ``wp`` War Parties and ``vil`` Villages (3.4.1, 1.4.1)."""
         if wp > self.state.available("war_party") or vil > self.state.available("village"):
             return 0
-        cost = chosen - (1 if reserve else 0)
-        if not self.free and cost > self.state.track(RESOURCES[self.faction]):
+        if not self.free and chosen - reserve > self.state.track(RESOURCES[self.faction]):
             return 0
         if self.limited and chosen > 1:
             return 0
@@ -804,65 +834,74 @@ class _GatherView(MoveView[Command]):
         if at == len(rest):
             return 1 if chosen else 0
         province = rest[at]
-        total = self._ways(movers, at + 1, chosen, reserve, wp, vil)
-        is_reserve = reserve or _is_reserve(self.state, province)
-        for pick in self.options[province]:
-            more_wp, more_vil = self._uses(pick)
-            total += self._ways(movers, at + 1, chosen + 1, is_reserve, wp + more_wp,
-                                vil + more_vil)  # fmt: skip
+        total = 0
+        for pick in self._choices(province):
+            total += self._step(movers, at, province, pick, chosen, reserve, wp, vil)[0]
         return total
 
-    def _rest_nth(self, movers: tuple[str, ...], index: int) -> tuple[tuple[str, ...], Placement]:
-        """The ``index``-th completion, in the order :meth:`_ways` counts them."""
-        rest = self._rest(movers)
-        chosen, reserve, wp, vil = len(movers), self._reserve(movers), 0, 0
-        spaces = list(movers)
-        placed: list[tuple[str, str, int]] = []
-        removed: list[tuple[str, str, int]] = []
-        for at, province in enumerate(rest):
-            skip = self._ways(movers, at + 1, chosen, reserve, wp, vil)
-            if index < skip:
-                continue
-            index -= skip
+    def _step(
+        self, movers: tuple[str, ...], at: int, province: str, pick: Placement | None,
+        chosen: int, reserve: bool, wp: int, vil: int,
+    ) -> tuple[int, int, tuple[int, bool, int, int]]:  # fmt: skip
+        """(ways, weight, next state) of taking ``pick`` (None: not selected) here."""
+        if pick is None:
+            weight = self._weight(movers, province, ())
+            after = (chosen, reserve, wp, vil)
+        else:
+            more_wp, more_vil = self._uses(pick)
+            weight = self._weight(movers, province, pick[1])
             is_reserve = reserve or _is_reserve(self.state, province)
-            for pick in self.options[province]:
-                more_wp, more_vil = self._uses(pick)
-                ways = self._ways(movers, at + 1, chosen + 1, is_reserve, wp + more_wp,
-                                  vil + more_vil)  # fmt: skip
-                if index < ways:
-                    spaces.append(province)
-                    placed += pick[0]
-                    removed += pick[1]
-                    chosen, reserve, wp, vil = chosen + 1, is_reserve, wp + more_wp, vil + more_vil
-                    break
-                index -= ways
-        return tuple(sorted(spaces)), (tuple(sorted(placed)), tuple(sorted(removed)))
+            after = (chosen + 1, is_reserve, wp + more_wp, vil + more_vil)
+        return weight * self._ways(movers, at + 1, *after), weight, after
 
     def count(self) -> int:
-        return sum(splits.count() * rest for _, splits, rest in self.blocks)
+        return sum(fixed * ways for _, fixed, ways in self.blocks)
 
-    def _make(self, spaces: tuple[str, ...], pick: Placement, moves: Any) -> Command:
-        return Command(self.faction, "gather", spaces, placed=pick[0], removed=pick[1],
-                       moves=moves, limited=self.limited, free=self.free)  # fmt: skip
-
-    def __iter__(self) -> Iterator[Command]:
-        for movers, splits, rest in self.blocks:
-            for which in range(rest):
-                spaces, pick = self._rest_nth(movers, which)
-                for index in range(splits.count()):
-                    yield self._make(spaces, pick, splits.nth(index))
+    # ---------------------------------------------------------------- ranking
 
     def nth(self, index: int) -> Command:
         if not 0 <= index < self.count():
             raise IndexError(index)
-        for movers, splits, rest in self.blocks:
-            block = splits.count() * rest
-            if index < block:
-                which, split = divmod(index, splits.count())
-                spaces, pick = self._rest_nth(movers, which)
-                return self._make(spaces, pick, splits.nth(split))
-            index -= block
+        for movers, fixed, ways in self.blocks:
+            if index >= fixed * ways:
+                index -= fixed * ways
+                continue
+            index, fixed_rank = divmod(index, fixed)
+            spaces = list(movers)
+            placed: list[Any] = []
+            removed: list[Any] = []
+            moves: list[Any] = []
+            state = (len(movers), self._reserve(movers), 0, 0)
+            for at, province in enumerate(self._rest(movers)):
+                for pick in self._choices(province):
+                    block, weight, after = self._step(movers, at, province, pick, *state)
+                    if index >= block:
+                        index -= block
+                        continue
+                    below = block // weight
+                    split, index = divmod(index, below)
+                    taken = () if pick is None else pick[1]
+                    near = self._near(province, movers)
+                    moves += _split_nth(province, self._have(province, taken), near, split)
+                    if pick is not None:
+                        spaces.append(province)
+                        placed += pick[0]
+                        removed += pick[1]
+                    state = after
+                    break
+            for origin in self._fixed_origins(movers):
+                have, near = self._have(origin), self._near(origin, movers)
+                fixed_rank, split = divmod(fixed_rank, _split_count(have, len(near)))
+                moves += _split_nth(origin, have, near, split)
+            return Command(self.faction, "gather", tuple(sorted(spaces)),
+                           placed=tuple(sorted(placed)), removed=tuple(sorted(removed)),
+                           moves=tuple(sorted(moves)), limited=self.limited,
+                           free=self.free)  # fmt: skip
         raise IndexError(index)
+
+    def __iter__(self) -> Iterator[Command]:
+        for index in range(self.count()):
+            yield self.nth(index)
 
     def refusal(self, move: object) -> Refusal | None:
         return command_refusal(self.state, move)
@@ -898,23 +937,24 @@ def _gather_refusal(state: CoinState, move: Command) -> Refusal | None:
     for piece in ("war_party", "village"):
         if sum(n for _, p, n in move.placed if p == piece) > state.available(piece):
             return Refusal(f"not enough {piece} Available", "1.4.1")
-    splits = _Splits(state, movers)
-    allowed = {(o, k) for o, k, _, _ in splits.parts}
     sent: dict[tuple[str, str], int] = {}
     if list(move.moves) != sorted(move.moves):
         return Refusal("moves in sorted order", "3.1")
     board = state.rules.map
     for origin, destination, kind, n in move.moves:
-        if destination not in movers or (origin, kind) not in allowed or n < 1:
+        if destination not in movers or kind not in _WP_KINDS or n < 1:
             return Refusal(f"{origin} -> {destination}: not a move of this Gather", "3.4.1")
         if destination not in board.adjacent(origin):
             return Refusal(f"{origin} is not next to {destination}", "3.4.1")
         sent[(origin, kind)] = sent.get((origin, kind), 0) + n
     if len({(o, d, k) for o, d, k, _ in move.moves}) != len(move.moves):
         return Refusal("one entry per origin, destination and status", "3.1")
-    for (origin, kind), n in sent.items():
+    used = dict(sent)
+    for where, kind, n in move.removed:
+        used[(where, kind)] = used.get((where, kind), 0) + n
+    for (origin, kind), n in used.items():
         if n > state.pieces(origin, "war_party", kind.split(":")[1]):
-            return Refusal(f"{origin} has too few {kind}", "3.4.1")
+            return Refusal(f"{origin} has too few {kind}: no War Party is used twice", "3.4.1")
     return None
 
 

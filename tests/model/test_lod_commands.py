@@ -8,6 +8,8 @@ import random
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from legalis.model.coin.limits import may_hold
 from legalis.model.coin.scenarios import load_scenario
 from legalis.model.coin.state import CoinState
@@ -22,6 +24,7 @@ from legalis.model.lod.commands import (
     command_refusal,
     command_view,
     fight_battles,
+    modelled_commands,
 )
 
 
@@ -297,13 +300,15 @@ def brute_gather(state: CoinState) -> set[Command]:
                 placed = tuple(sorted(a for pick in picks for a in pick[1]))
                 removed = tuple(sorted(a for pick in picks for a in pick[2]))
                 movers = [p for p, pick in zip(chosen, picks, strict=True) if pick[0] == "move"]
+                # 3.4.1: no War Party is used twice: a Village's two are not moved
                 origins = [
-                    (o, kind, state.pieces(o, "war_party", kind.split(":")[1]))
+                    (o, kind, left)
                     for o in state.rules.spaces
                     for kind in ("war_party:underground", "war_party:active")
-                    if state.pieces(o, "war_party", kind.split(":")[1])
+                    if (left := state.pieces(o, "war_party", kind.split(":")[1])
+                        - sum(n for w, k, n in removed if (w, k) == (o, kind)))
                     and any(d in board.adjacent(o) for d in movers)
-                ]
+                ]  # fmt: skip
                 splits: list[list[tuple[tuple[str, str, str, int], ...]]] = []
                 for o, kind, have in origins:
                     near = [d for d in movers if d in board.adjacent(o)]
@@ -608,3 +613,35 @@ def test_scout_counts_like_brute_force_and_moves_a_group() -> None:
     assert (new.track("indians_resources"), new.track("british_resources")) == (0, 0)
     state.set_track("british_resources", 0)
     assert command_view(state, "indians", "scout").count() == 0  # 3.4.3: the British pay
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    scenario=st.sampled_from(["1775", "1776", "1778"]),
+    resources=st.integers(0, 12),
+    toa=st.booleans(),
+    seed=st.integers(0, 10**6),
+)
+def test_every_sampled_move_of_every_command_is_legal_and_sound(
+    scenario: str, resources: int, toa: bool, seed: int
+) -> None:
+    # 3.1: whatever a view offers is legal, applies on a copy and keeps the state sound
+    state = load_scenario("lod", scenario)
+    for faction in ("british", "patriots", "french", "indians"):
+        state.set_track(f"{faction}_resources", resources)
+    state.set_flag("toa_played", toa or state.flag("toa_played"))
+    rng = random.Random(seed)
+    before = state.to_json()
+    for faction in ("british", "patriots", "french", "indians"):
+        for command in modelled_commands(faction):
+            view = command_view(state, faction, command)
+            count = view.count()
+            for _ in range(min(count, 5)):
+                move = view.nth(rng.randrange(count))
+                assert command_refusal(state, move) is None, move
+                if command == "battle":
+                    after = fight_battles(state, move, random.Random(seed))[0].state
+                else:
+                    after = apply_command(state, move).state
+                assert after.invariant_problems() == [], (move, after.invariant_problems())
+    assert state.to_json() == before  # the input is never changed
