@@ -18,8 +18,7 @@ True
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
 from math import comb
 from typing import Any
 
@@ -34,6 +33,23 @@ from legalis.model.lod.battle import (
     DieSource,
     battle_refusal,
     resolve_battle,
+)
+from legalis.model.lod.command_base import (
+    COMMANDS,
+    RESOURCES,
+    RULES,
+    Command,
+    CommandResult,
+    CommandRules,
+    SpaceSubsets,
+    apply_command,
+    available_commands,
+    budget,
+    can_command,
+    command_refusal,
+    command_view,
+    modelled_commands,
+    per_space,
 )
 
 __all__ = [
@@ -50,336 +66,8 @@ __all__ = [
     "modelled_commands",
 ]
 
-# 3.2-3.5: each Faction's Commands; the French ones depend on the Treaty of Alliance.
-COMMANDS: dict[str, tuple[str, ...]] = {
-    "british": ("muster", "garrison", "march", "battle"),
-    "patriots": ("rally", "march", "battle", "rabble_rousing"),
-    "indians": ("gather", "march", "scout", "raid"),
-    "french": ("hortalez", "agent_mobilization", "muster", "march", "battle"),
-}
-FRENCH_BEFORE_TOA = ("agent_mobilization", "hortalez")  # 3.5
-FRENCH_AFTER_TOA = ("battle", "hortalez", "march", "muster")  # 3.5
-RESOURCES = {f: f"{f}_resources" for f in COMMANDS}
 RAID_MOST = 3  # 3.4.4: up to three Provinces
 AGENT_SPACES = ("Quebec", "New York", "New Hampshire", "Massachusetts")  # 3.5.1
-
-
-@dataclass(frozen=True)
-class Command:
-    """One Command: the Faction, the Command's name, the spaces selected (sorted:
-    the order does not change the outcome of the Commands built here), what is
-    placed (``placed``: space, piece kind, number), what is taken away to be
-    replaced (``removed``, likewise), for Roderigue Hortalez et Cie the Resources
-    paid (``amount``), and the pieces that move (``moves``: origin,
-    destination, piece kind, number; a kind names the status moved where it matters,
-    as ``war_party:underground``). ``limited``: a Limited Command (2.3.5);
-    ``free``: granted free by an Event (3.1.2)."""
-
-    faction: str
-    name: str
-    spaces: tuple[str, ...] = ()
-    placed: tuple[tuple[str, str, int], ...] = ()
-    removed: tuple[tuple[str, str, int], ...] = ()
-    amount: int = 0
-    moves: tuple[tuple[str, str, str, int], ...] = ()
-    displace: tuple[str, str] | None = None
-    allied: tuple[str, ...] = ()
-    limited: bool = False
-    free: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        body: dict[str, Any] = {"faction": self.faction, "command": self.name}
-        if self.spaces:
-            body["spaces"] = list(self.spaces)
-        if self.placed:
-            body["placed"] = [list(p) for p in self.placed]
-        if self.removed:
-            body["removed"] = [list(p) for p in self.removed]
-        if self.amount:
-            body["amount"] = self.amount
-        if self.moves:
-            body["moves"] = [list(m) for m in self.moves]
-        if self.displace:
-            body["displace"] = list(self.displace)
-        if self.allied:
-            body["allied"] = list(self.allied)
-        if self.limited:
-            body["limited"] = True
-        if self.free:
-            body["free"] = True
-        return body
-
-
-@dataclass(frozen=True)
-class CommandResult:
-    """The state after a Command and what happened, a line per step naming its rule."""
-
-    state: CoinState
-    log: tuple[str, ...]
-
-
-# ---------------------------------------------------------------------- which Commands
-
-
-def available_commands(state: CoinState, faction: str) -> list[str]:
-    """The Commands ``faction`` may choose from now (3.2-3.5), sorted.
-
-    >>> available_commands(CoinState.new("lod"), "patriots")
-    ['battle', 'march', 'rabble_rousing', 'rally']
-    """
-    faction = _faction(state, faction)
-    if faction == "french":
-        return list(FRENCH_AFTER_TOA if state.flag("toa_played") else FRENCH_BEFORE_TOA)
-    return sorted(COMMANDS[faction])
-
-
-def modelled_commands(faction: str) -> list[str]:
-    """The Commands of ``faction`` that this module carries out, sorted.
-
-    >>> modelled_commands("indians")
-    ['gather', 'raid', 'scout']
-    """
-    return sorted(name for side, name in _RULES if side == faction)
-
-
-def _faction(state: CoinState, faction: str) -> str:
-    found = state.rules.data.faction(faction, path="faction").id
-    if found not in COMMANDS:
-        raise InputError(f"no Commands for {faction!r}", path="faction", allowed=COMMANDS)
-    return found
-
-
-# ---------------------------------------------------------------------- counting subsets
-
-
-class SpaceSubsets(MoveView[Command]):
-    """The Commands selecting between ``lo`` and ``hi`` of ``candidates`` (each at
-    most once, 3.1), counted and ranked without listing: by size, then in the
-    lexicographic order of the candidates' positions.
-
-    >>> view = SpaceSubsets(["A", "B", "C"], 1, 2, lambda spaces: Command("x", "y", spaces))
-    >>> view.count(), [m.spaces for m in view]
-    (6, [('A',), ('B',), ('C',), ('A', 'B'), ('A', 'C'), ('B', 'C')])
-    >>> view.nth(4).spaces
-    ('A', 'C')
-    """
-
-    def __init__(
-        self,
-        candidates: Sequence[str],
-        lo: int,
-        hi: int,
-        make: Callable[[tuple[str, ...]], Command],
-        refuse: Callable[[object], Refusal | None] | None = None,
-    ) -> None:
-        self.candidates = tuple(sorted(candidates))
-        self.lo = max(lo, 0)
-        self.hi = min(hi, len(self.candidates))
-        self._make = make
-        self._refuse = refuse
-
-    def count(self) -> int:
-        return sum(comb(len(self.candidates), k) for k in range(self.lo, self.hi + 1))
-
-    def __iter__(self) -> Iterator[Command]:
-        from itertools import combinations
-
-        for k in range(self.lo, self.hi + 1):
-            for chosen in combinations(self.candidates, k):
-                yield self._make(chosen)
-
-    def nth(self, index: int) -> Command:
-        if not 0 <= index < self.count():
-            raise IndexError(index)
-        n = len(self.candidates)
-        for k in range(self.lo, self.hi + 1):
-            block = comb(n, k)
-            if index < block:
-                return self._make(_unrank(self.candidates, k, index))
-            index -= block
-        raise IndexError(index)
-
-    def refusal(self, move: object) -> Refusal | None:
-        return None if self._refuse is None else self._refuse(move)
-
-
-def _unrank(items: Sequence[str], k: int, index: int) -> tuple[str, ...]:
-    """The ``index``-th ``k``-subset of ``items`` in lexicographic order."""
-    chosen: list[str] = []
-    start = 0
-    while k:
-        for position in range(start, len(items)):
-            below = comb(len(items) - position - 1, k - 1)
-            if index < below:
-                chosen.append(items[position])
-                start, k = position + 1, k - 1
-                break
-            index -= below
-    return tuple(chosen)
-
-
-# ---------------------------------------------------------------------- the views
-
-
-def _budget(state: CoinState, faction: str, free: bool) -> int:
-    """How many Resources the Faction can spend (any number if free, 3.1.2)."""
-    return 10**6 if free else state.track(RESOURCES[faction])
-
-
-class _Listed(MoveView[Command]):
-    """A short list of moves (the Commands with few choices)."""
-
-    def __init__(self, moves: list[Command], refuse: Callable[[object], Refusal | None]) -> None:
-        self._moves = moves
-        self._refuse = refuse
-
-    def __iter__(self) -> Iterator[Command]:
-        return iter(self._moves)
-
-    def count(self) -> int:
-        return len(self._moves)
-
-    def nth(self, index: int) -> Command:
-        return self._moves[index]
-
-    def refusal(self, move: object) -> Refusal | None:
-        return self._refuse(move)
-
-
-@dataclass(frozen=True)
-class _Rules:
-    """One Command's rules: its legal moves (given the state, the Faction, whether
-    Limited and whether free), its own checks beyond the common ones, its cost, and
-    what it does (on a copy of the state, writing the log)."""
-
-    title: str
-    rule: str
-    moves: Callable[[CoinState, str, bool, bool], MoveView[Command] | list[Command]]
-    refuse: Callable[[CoinState, Command], Refusal | None]
-    cost: Callable[[CoinState, Command], int]
-    carry_out: Callable[[CoinState, Command, list[str]], None]
-
-
-def command_view(
-    state: CoinState, faction: str, command: str, *, limited: bool = False, free: bool = False
-) -> MoveView[Command]:
-    """The legal moves of one Command for ``faction`` (empty when it may not be
-    executed now; :func:`command_refusal` on any move says why)."""
-    faction = _faction(state, faction)
-    rules = _RULES.get((faction, command))
-    if rules is None:
-        raise InputError(
-            f"the {command!r} Command of the {faction} is not modelled yet",
-            path="command",
-            allowed=modelled_commands(faction),
-        )
-
-    def refuse(move: object) -> Refusal | None:
-        return command_refusal(state, move)
-
-    if _allowed(state, faction, command) is not None:
-        return _Listed([], refuse)
-    found = rules.moves(state, faction, limited, free)
-    if isinstance(found, list):  # a short list: keep exactly the moves the rules accept
-        return _Listed([move for move in found if refuse(move) is None], refuse)
-    return found
-
-
-# ---------------------------------------------------------------------- the rules
-
-
-def _allowed(state: CoinState, faction: str, command: str) -> Refusal | None:
-    if command not in COMMANDS[faction]:
-        return Refusal(f"the {faction} have no {command} Command", "3.1")
-    if faction == "french" and command not in available_commands(state, "french"):
-        when = "after" if state.flag("toa_played") else "before"
-        return Refusal(f"the French may not {command} {when} the Treaty of Alliance", "3.5")
-    return None
-
-
-def can_command(
-    state: CoinState, faction: str, command: str, *, limited: bool = False, free: bool = False
-) -> Refusal | None:
-    """``None`` if ``faction`` can execute ``command`` now in at least one way, else why
-    not (the verify / can / do triple: :func:`command_refusal`, this, :func:`apply_command`).
-
-    >>> state = CoinState.new("lod")
-    >>> can_command(state, "french", "hortalez").reason
-    'no Roderigue Hortalez et Cie now: the french have no Resources'
-    >>> state.set_track("french_resources", 1)
-    >>> can_command(state, "french", "hortalez") is None
-    True
-    """
-    faction = _faction(state, faction)
-    refused = _allowed(state, faction, command)
-    if refused is not None:
-        return refused
-    if command_view(state, faction, command, limited=limited, free=free):
-        return None
-    rules = _RULES[(faction, command)]
-    if not free and state.track(RESOURCES[faction]) == 0:
-        return Refusal(f"no {rules.title} now: the {faction} have no Resources", "3.1")
-    return Refusal(f"no {rules.title} now: nothing qualifies", rules.rule)
-
-
-def command_refusal(state: CoinState, move: object) -> Refusal | None:
-    """``None`` if ``move`` is a legal Command now, else why not and the rule.
-
-    >>> state = CoinState.new("lod")
-    >>> command_refusal(state, Command("patriots", "rabble_rousing", ("Boston",))).rule
-    '3.3.4'
-    """
-    if not isinstance(move, Command):
-        return Refusal("not a Command", "3.1")
-    if move.faction not in COMMANDS:
-        return Refusal(f"no Commands for {move.faction!r}", "3.1")
-    refused = _allowed(state, move.faction, move.name)
-    if refused is not None:
-        return refused
-    rules = _RULES.get((move.faction, move.name))
-    if rules is None:
-        return Refusal(f"the {move.name} Command is not modelled yet", "3.1")
-    if len(set(move.spaces)) != len(move.spaces) or tuple(sorted(move.spaces)) != move.spaces:
-        return Refusal("each space once, in sorted order", "3.1")
-    refused = rules.refuse(state, move)
-    if refused is not None:
-        return refused
-    cost = 0 if move.free else rules.cost(state, move)
-    if cost > state.track(RESOURCES[move.faction]):
-        return Refusal(
-            f"it costs {cost} Resources; the {move.faction} have "
-            f"{state.track(RESOURCES[move.faction])}",
-            "3.1",
-        )
-    return None
-
-
-def apply_command(state: CoinState, move: Command) -> CommandResult:
-    """The state after ``move``; an illegal move raises :class:`IllegalMoveError`.
-
-    >>> state = CoinState.new("lod")
-    >>> state.set_track("french_resources", 3)
-    >>> after = apply_command(state, Command("french", "hortalez", amount=2)).state
-    >>> after.track("french_resources"), after.track("patriots_resources")
-    (1, 3)
-    """
-    refused = command_refusal(state, move)
-    if refused is not None:
-        raise IllegalMoveError(refused.reason, rule=refused.rule)
-    rules = _RULES[(move.faction, move.name)]
-    new = state.copy()
-    log: list[str] = []
-    cost = 0 if move.free else rules.cost(state, move)
-    if cost:
-        track = RESOURCES[move.faction]
-        new.set_track(track, new.track(track) - cost)
-        log.append(f"3.1: the {move.faction} pay {cost} Resource(s)")
-    rules.carry_out(new, move, log)
-    return CommandResult(new, tuple(log))
-
-
-def _per_space(state: CoinState, move: Command) -> int:
-    return len(move.spaces)
 
 
 def _markers_on_map(state: CoinState, marker: str) -> int:
@@ -484,7 +172,7 @@ def _rabble_spaces(state: CoinState) -> list[str]:
 
 def _rabble_moves(state: CoinState, faction: str, limited: bool, free: bool) -> MoveView[Command]:
     candidates = _rabble_spaces(state)
-    most = min(1 if limited else len(candidates), _budget(state, faction, free))
+    most = min(1 if limited else len(candidates), budget(state, faction, free))
     return SpaceSubsets(
         candidates,
         1,
@@ -578,7 +266,7 @@ def _raid_moves(state: CoinState, faction: str, limited: bool, free: bool) -> li
     from itertools import combinations, product
 
     provinces = sorted(_raid_provinces(state))
-    most = min(1 if limited else RAID_MOST, len(provinces), _budget(state, faction, free))
+    most = min(1 if limited else RAID_MOST, len(provinces), budget(state, faction, free))
     found: list[Command] = []
     for k in range(1, most + 1):
         for chosen in combinations(provinces, k):
@@ -1302,10 +990,10 @@ class _BattleView(MoveView[Command]):
         self.state, self.faction, self.limited, self.free = state, faction, limited, free
         self.spaces = _battle_spaces(state, faction)
         self.joinable = [_ally_may_join(state, faction, s) for s in self.spaces]
-        self.own = _budget(state, faction, free)
+        self.own = budget(state, faction, free)
         ally = _BATTLE_ALLY.get(faction)
         # 3.1.2: a free Command costs nothing to any Faction involved
-        self.ally = 0 if ally is None else _budget(state, ally, free)
+        self.ally = 0 if ally is None else budget(state, ally, free)
 
     @functools.cache  # noqa: B019 - one view, one state
     def _ways(self, at: int, chosen: int, joined: int) -> int:
@@ -1644,25 +1332,50 @@ def _gather_paid(state: CoinState, move: Command) -> int:
     return _gather_cost(state, move.spaces)
 
 
-_RULES: dict[tuple[str, str], _Rules] = {
-    ("french", "hortalez"): _Rules("Roderigue Hortalez et Cie", "3.5.2", _hortalez_moves,
-                                   _hortalez_refusal, _hortalez_cost, _hortalez),
-    ("french", "agent_mobilization"): _Rules("Agent Mobilization", "3.5.1", _agent_moves,
-                                             _agent_refusal, _one, _agent),
-    ("patriots", "rabble_rousing"): _Rules("Rabble-Rousing", "3.3.4", _rabble_moves,
-                                           _rabble_refusal, _per_space, _rabble),
-    ("indians", "raid"): _Rules("Raid", "3.4.4", _raid_moves, _raid_refusal, _per_space, _raid),
-    ("indians", "gather"): _Rules("Gather", "3.4.1", _gather_moves, _gather_refusal,
-                                  _gather_paid, _gather),
-    ("british", "garrison"): _Rules("Garrison", "3.2.2", _garrison_moves, _garrison_refusal,
-                                    _garrison_cost, _garrison),
-    ("british", "battle"): _Rules("Battle", "3.2.4", _battle_moves, _battle_refusal,
-                                  _per_space, _battle),
-    ("patriots", "battle"): _Rules("Battle", "3.3.3", _battle_moves, _battle_refusal,
-                                   _per_space, _battle),
-    ("french", "battle"): _Rules("Battle", "3.5.5", _battle_moves, _battle_refusal,
-                                 _per_space, _battle),
-    ("indians", "scout"): _Rules("Scout", "3.4.3", _scout_moves, _scout_refusal, _one, _scout),
-    ("french", "muster"): _Rules("Muster", "3.5.3", _french_muster_moves, _french_muster_refusal,
-                                 _french_muster_cost, _french_muster),
-}  # fmt: skip
+RULES.update(
+    {
+        ("french", "hortalez"): CommandRules(
+            "Roderigue Hortalez et Cie",
+            "3.5.2",
+            _hortalez_moves,
+            _hortalez_refusal,
+            _hortalez_cost,
+            _hortalez,
+        ),
+        ("french", "agent_mobilization"): CommandRules(
+            "Agent Mobilization", "3.5.1", _agent_moves, _agent_refusal, _one, _agent
+        ),
+        ("patriots", "rabble_rousing"): CommandRules(
+            "Rabble-Rousing", "3.3.4", _rabble_moves, _rabble_refusal, per_space, _rabble
+        ),
+        ("indians", "raid"): CommandRules(
+            "Raid", "3.4.4", _raid_moves, _raid_refusal, per_space, _raid
+        ),
+        ("indians", "gather"): CommandRules(
+            "Gather", "3.4.1", _gather_moves, _gather_refusal, _gather_paid, _gather
+        ),
+        ("british", "garrison"): CommandRules(
+            "Garrison", "3.2.2", _garrison_moves, _garrison_refusal, _garrison_cost, _garrison
+        ),
+        ("british", "battle"): CommandRules(
+            "Battle", "3.2.4", _battle_moves, _battle_refusal, per_space, _battle
+        ),
+        ("patriots", "battle"): CommandRules(
+            "Battle", "3.3.3", _battle_moves, _battle_refusal, per_space, _battle
+        ),
+        ("french", "battle"): CommandRules(
+            "Battle", "3.5.5", _battle_moves, _battle_refusal, per_space, _battle
+        ),
+        ("indians", "scout"): CommandRules(
+            "Scout", "3.4.3", _scout_moves, _scout_refusal, _one, _scout
+        ),
+        ("french", "muster"): CommandRules(
+            "Muster",
+            "3.5.3",
+            _french_muster_moves,
+            _french_muster_refusal,
+            _french_muster_cost,
+            _french_muster,
+        ),
+    }
+)
