@@ -1,8 +1,10 @@
 """Liberty or Death Commands: how many legal moves each has, and how long counting
 them takes, on the three scenario set-ups side by side with the target.
 
-Resources are set to each scenario's value and, to stress the counts, to 10 and
-to 20 for every Faction. Counting must not list: the view counts by rank.
+Resources are set to each scenario's value (the target applies to these rows) and,
+to stress the counts, to 10 and to 20 for every Faction (reported beside, as a
+ratio too). Counting must not list: the view counts by rank. As with timeit, the
+garbage collector is paused while a count is timed.
 
     python benchmarks/lod_actions.py [--repeat 5]
 """
@@ -10,6 +12,7 @@ to 20 for every Faction. Counting must not list: the view counts by rank.
 from __future__ import annotations
 
 import argparse
+import gc
 import time
 
 from legalis.model.coin.scenarios import load_scenario
@@ -17,7 +20,6 @@ from legalis.model.lod.commands import (
     COMMANDS,
     available_commands,
     command_view,
-    modelled_commands,
 )
 
 TARGET_MS = 50.0
@@ -29,10 +31,10 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5, help="Best of this many timings.")
     args = parser.parse_args()
     print(f"target: count any Command's legal moves in under {TARGET_MS:.0f} ms")
-    print(f"{'command':<28}{'set-up':>8}{'resources':>11}{'moves':>20}{'ms':>9}{'ratio':>8}")
-    worst = 0.0
+    print(f"{'command':<26}{'set-up':>7}{'resources':>10}{'moves':>36}{'ms':>9}{'ratio':>8}")
+    worst = {True: 0.0, False: 0.0}  # as set up, stressed
     for faction in COMMANDS:
-        for command in modelled_commands(faction):
+        for command in sorted(COMMANDS[faction]):
             for scenario in SCENARIOS:
                 for resources in (None, 10, 20):
                     state = load_scenario("lod", scenario)
@@ -44,16 +46,22 @@ def main() -> None:
                     best = float("inf")
                     count = 0
                     for _ in range(args.repeat):
+                        gc.collect()
+                        gc.disable()  # as timeit does: a collection's pause is not the count's
                         started = time.perf_counter()
                         count = command_view(state, faction, command).count()
                         best = min(best, time.perf_counter() - started)
+                        gc.enable()
                     ms = 1000 * best
-                    worst = max(worst, ms)
+                    as_set_up = resources is None
+                    worst[as_set_up] = max(worst[as_set_up], ms)
                     shown = state.track(f"{faction}_resources")
-                    print(f"{faction + ' ' + command:<28}{scenario:>8}{shown:>11}{count:>20,}"
+                    print(f"{faction + ' ' + command:<26}{scenario:>7}{shown:>10}{count:>36,}"
                           f"{ms:>9.2f}{ms / TARGET_MS:>8.3f}")  # fmt: skip
-    verdict = "met" if worst < TARGET_MS else "NOT met"
-    print(f"slowest count {worst:.2f} ms; ratio {worst / TARGET_MS:.3f}: {verdict}")
+    for as_set_up, label in ((True, "as set up (the target)"), (False, "stressed (10, 20)")):
+        ms = worst[as_set_up]
+        verdict = "met" if ms < TARGET_MS else "NOT met"
+        print(f"slowest count {label}: {ms:.2f} ms; ratio {ms / TARGET_MS:.3f}: {verdict}")
 
 
 if __name__ == "__main__":

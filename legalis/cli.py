@@ -1316,6 +1316,80 @@ def resolve_command(
         sys.stdout.write(json.dumps(final.to_json(), indent=2) + "\n")
 
 
+@app.command("bot")
+def bot_command(
+    game_name: Annotated[str | None, typer.Argument(help="Game name (lod).")] = None,
+    game_option: GameOpt = None,
+    state_path: StateOpt = None,
+    scenario: ScenarioOpt = None,
+    card: CardOpt = None,
+    faction: FactionOpt = None,
+    deck: DeckOpt = None,
+    seed: SeedOpt = 0,
+    players: Annotated[
+        str, typer.Option("--players", help="Factions a person plays, a,b (8.3.5).")
+    ] = "",
+    explain: Annotated[
+        bool, typer.Option("--explain", help="Print every decision with its paragraph.")
+    ] = False,
+    apply_path: Annotated[
+        Path | None, typer.Option("--apply", help="Write the state after the move here.")
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """A Liberty or Death Non-player's decision on a card (8.1, 8.3): play the Event
+    (which side, every choice in it) or go on to a Command and Special Activity."""
+    from legalis.model.coin.deck import bundled_deck, read_deck
+    from legalis.solver.nonplayer.events import nonplayer_event
+
+    name = _game_name(game_name, game_option)
+    if name != "lod":
+        raise InputError(f"no Non-player rules for {name!r}", path="--game", allowed=["lod"])
+    state = _coin_state(name, state_path, scenario)
+    chosen_deck = read_deck(str(deck)) if deck is not None else bundled_deck(name)
+    if card is None:
+        raise InputError(
+            "name the card", path="--card", allowed=[c.number for c in chosen_deck.cards]
+        )
+    if faction is None:
+        raise InputError("name the Non-player Faction", path="--faction",
+                         allowed=state.rules.data.faction_ids())  # fmt: skip
+    humans = [p.strip() for p in players.split(",") if p.strip()]
+    for human in humans:
+        state.rules.data.faction(human, path="--players")
+    rng = LoggedRandom(seed)
+    decision = nonplayer_event(state, chosen_deck.card(card), faction, rng, players=humans)
+    body: dict[str, Any] = {
+        "faction": faction,
+        "card": card,
+        "seed": seed,
+        "choice": decision.choice,
+        "rule": decision.rule,
+        "reason": decision.reason,
+        "side": decision.side,
+        "move": decision.move.to_json() if decision.move is not None else None,
+        "trace": decision.trace.to_json(),
+    }
+    if apply_path is not None:
+        apply_path.write_text(json.dumps(decision.state.to_json(), indent=2) + "\n",
+                              encoding="utf-8")  # fmt: skip
+        body["wrote"] = str(apply_path)
+    if as_json:
+        _emit_json(body)
+        return
+    what = f"plays the {decision.side} Event" if decision.choice == "event" else (
+        "goes on to a Command and Special Activity (8.4-8.7)"
+    )  # fmt: skip
+    out.print(f"{faction} {what} [{decision.rule}]: {decision.reason}", markup=False)
+    if decision.move is not None:
+        out.print(f"move: {json.dumps(decision.move.to_json())}", markup=False)
+    if explain:
+        for number, line in enumerate(decision.trace.lines(), start=1):
+            out.print(f"{number:>3}. {line}", markup=False)
+    if apply_path is not None:
+        err.print(f"wrote {apply_path}")
+
+
 # ---------------------------------------------------------------------- entry point
 
 

@@ -118,9 +118,25 @@ class BattleOptions:
     ``washington_double``: ``"always"`` (default) Washington doubles a Rebellion
     winner's Win-the-Day shifts; ``"choice"`` the Patriots may decline (3.6.8 "can
     double"), as :attr:`BattleChoice.double_shifts` says.
+    ``removal_pool`` (3.6.7): the attacker removes pieces of the ``"participating"``
+    Factions (default) or of its ``"whole_side"``.
+    ``elimination_scope`` (3.6.8): a side is eliminated when none of its
+    ``"whole_side"``'s pieces (default) are left, Underground units aside, or none
+    of the ``"participating"`` Factions' pieces (for the attacker).
+    ``regular_share`` (3.6.5): "half the attacking cubes are Regulars" counts the
+    cubes ``"counted"`` in the Force Level (default) or ``"all"`` the side's cubes.
+    ``attacker_modifiers`` (3.6.5): the Underground and Leader modifiers count the
+    ``"participating"`` Factions' pieces and Leaders (default) or the ``"whole_side"``.
+
+    >>> BattleOptions().removal_pool
+    'participating'
     """
 
     washington_double: Literal["always", "choice"] = "always"
+    removal_pool: Literal["participating", "whole_side"] = "participating"
+    elimination_scope: Literal["whole_side", "participating"] = "whole_side"
+    regular_share: Literal["counted", "all"] = "counted"
+    attacker_modifiers: Literal["participating", "whole_side"] = "participating"
 
 
 @dataclass(frozen=True)
@@ -377,8 +393,8 @@ def _regulars_half(cubes: dict[str, int]) -> bool:
     return total > 0 and 2 * regulars >= total
 
 
-def _underground(state: CoinState, choice: BattleChoice, side: str) -> bool:
-    if not _units_in_play(_fighting(state, choice, side), side):
+def _underground(state: CoinState, choice: BattleChoice, side: str, whole: bool = False) -> bool:
+    if not whole and not _units_in_play(_fighting(state, choice, side), side):
         return False
     return state.pieces(choice.space, UNITS[side], "underground") > 0
 
@@ -387,17 +403,24 @@ def _blockaded(state: CoinState, space: str) -> bool:
     return space != WEST_INDIES and state.markers(space, "blockade") > 0
 
 
-def _defender_loss_modifiers(state: CoinState, choice: BattleChoice) -> list[Modifier]:
+def _defender_loss_modifiers(
+    state: CoinState, choice: BattleChoice, options: BattleOptions
+) -> list[Modifier]:
     space, side = choice.space, SIDES[choice.attacker]
     enemy = _other(side)
     factions = attacking_factions(state, choice)
+    whole = options.attacker_modifiers == "whole_side"
     rule = "3.6.5"
     out: list[Modifier] = []
-    if _regulars_half(_cubes_counted(state, choice, side)):
+    cubes = (
+        _cubes_counted(state, choice, side) if options.regular_share == "counted"
+        else {c: state.pieces(space, c) for c in CUBES[side]}
+    )  # fmt: skip
+    if _regulars_half(cubes):
         out.append(Modifier("at least half Attacking cubes are Regulars", 1, rule))
-    if _underground(state, choice, side):
+    if _underground(state, choice, side, whole):
         out.append(Modifier("an Attacking piece is Underground", 1, rule))
-    if _leaders_here(state, space, factions):
+    if _leaders_here(state, space, SIDE_FACTIONS[side] if whole else factions):
         out.append(Modifier("an Attacking Leader is present", 1, rule))
     if "french" in factions and state.leader("Lauzun") == space:
         out.append(Modifier("the French attack with Lauzun", 1, rule))
@@ -498,10 +521,12 @@ def _remove(
 # ---------------------------------------------------------------------- Win the Day
 
 
-def _eliminated(state: CoinState, space: str, side: str) -> bool:
+def _eliminated(state: CoinState, space: str, factions: tuple[str, ...], side: str) -> bool:
     # 3.6.8: Underground War Parties and Militia do not keep a side alive.
-    total = sum(state.faction_pieces(space, f) for f in SIDE_FACTIONS[side])
-    return total == state.pieces(space, UNITS[side], "underground")
+    total = sum(state.faction_pieces(space, f) for f in factions)
+    unit_owner = "indians" if side == "royalist" else "patriots"
+    hidden = state.pieces(space, UNITS[side], "underground") if unit_owner in factions else 0
+    return total == hidden
 
 
 def _can_shift(state: CoinState, space: str, direction: int) -> bool:
@@ -522,7 +547,10 @@ def _win_the_day(
     attacker = SIDES[choice.attacker]
     defender = _other(attacker)
     lost = {side: sum(r.count for r in removed if r.side == side) for side in SIDE_FACTIONS}
-    gone = {side: _eliminated(state, space, side) for side in SIDE_FACTIONS}
+    scope: dict[str, tuple[str, ...]] = {side: SIDE_FACTIONS[side] for side in SIDE_FACTIONS}
+    if options.elimination_scope == "participating":
+        scope[attacker] = attacking_factions(state, choice)
+    gone = {side: _eliminated(state, space, scope[side], side) for side in SIDE_FACTIONS}
     winner: str | None
     if gone[attacker] and gone[defender]:
         log.append("3.6.8: both sides eliminated: no winner or loser")
@@ -618,7 +646,8 @@ def resolve_battle(
     forces = (force_level(after, choice, attacker), force_level(after, choice, defender))
     log.append(f"3.6.3: Force Levels {attacker} {forces[0]}, {defender} {forces[1]}")
     dice_a = _dice(forces[0], rng)
-    mods_d = _defender_loss_modifiers(after, choice)
+    chosen = options or BattleOptions()
+    mods_d = _defender_loss_modifiers(after, choice, chosen)
     dice_d = _dice(forces[1], rng)
     mods_a = _attacker_loss_modifiers(after, choice)
     defender_loss = sum(dice_a) + sum(m.value for m in mods_d)
@@ -630,12 +659,11 @@ def resolve_battle(
         log.append(f"3.6.4: {who} rolls {list(dice)} (total {sum(dice)})")
         log.extend(f"{m.rule}: {m.name}: {m.value:+d}" for m in mods)
         log.append(f"3.6.4: {_other(who)} Loss Level {loss}")
-    removed = _remove(
-        after, space, attacker, attacking_factions(state, choice), False, attacker_loss, log
-    )
+    pool = (attacking_factions(state, choice) if chosen.removal_pool == "participating"
+            else SIDE_FACTIONS[attacker])  # fmt: skip
+    removed = _remove(after, space, attacker, pool, False, attacker_loss, log)
     removed += _remove(after, space, defender, SIDE_FACTIONS[defender], True, defender_loss, log)
-    winner, won, shifts, follow = _win_the_day(after, choice, removed, log,
-                                               options or BattleOptions())  # fmt: skip
+    winner, won, shifts, follow = _win_the_day(after, choice, removed, log, chosen)
     return BattleResult(
         state=after,
         attacker_side=attacker,

@@ -101,16 +101,6 @@ def available_commands(state: CoinState, faction: str) -> list[str]:
     return sorted(COMMANDS[faction])
 
 
-def modelled_commands(faction: str) -> list[str]:
-    """The Commands of ``faction`` that this module carries out, sorted.
-
-    >>> from legalis.model.lod.commands import modelled_commands  # with the table of rules
-    >>> modelled_commands("indians")
-    ['gather', 'raid', 'scout']
-    """
-    return sorted(name for side, name in RULES if side == faction)
-
-
 def faction_of(state: CoinState, faction: str) -> str:
     found = state.rules.data.faction(faction, path="faction").id
     if found not in COMMANDS:
@@ -227,6 +217,57 @@ class CommandRules:
     refuse: Callable[[CoinState, Command], Refusal | None]
     cost: Callable[[CoinState, Command], int]
     carry_out: Callable[[CoinState, Command, list[str]], None]
+    # the same Command's rules under other options, where options change them
+    with_options: Callable[[CommandOptions], CommandRules] | None = None
+
+
+@dataclass(frozen=True)
+class CommandOptions:
+    """The named readings of unclear Command rules (docs/rules-questions.md).
+
+    ``march_in_place``: a March destination need not receive a moving piece (8.4.3
+    has the British "March in place" to Activate Militia); ``False``: each must.
+    ``muster_tories_beside_new_regulars``: Regulars this Muster placed make a space
+    next to them a Tory space (3.2.1 places them first); ``False``: only those there
+    before. ``muster_idle_spaces``: a selected Muster space may receive nothing;
+    by default each must. ``muster_colony_beside_open_city``: a Colony takes the
+    Regulars only next to a City that is not Blockaded; ``False``: next to any City.
+    ``rally_continentals_at_new_fort``: a Patriot Fort this Rally built lets its
+    space turn Militia into Continentals (3.3.1); ``False``: only an older Fort.
+
+    >>> CommandOptions().march_in_place
+    True
+    """
+
+    march_in_place: bool = True
+    muster_tories_beside_new_regulars: bool = True
+    muster_idle_spaces: bool = False
+    muster_colony_beside_open_city: bool = True
+    rally_continentals_at_new_fort: bool = True
+
+
+class RankedCommands(MoveView[Command]):
+    """A view that ranks its moves: iterating walks the ranks, and the checks are
+    the table's (under the view's ``options``). Subclasses set ``state`` and give
+    ``count`` and ``nth``."""
+
+    state: CoinState
+    options: CommandOptions = CommandOptions()
+
+    def __iter__(self) -> Iterator[Command]:
+        for index in range(self.count()):
+            yield self.nth(index)
+
+    def refusal(self, move: object) -> Refusal | None:
+        return command_refusal(self.state, move, options=self.options)
+
+
+def rules_for(faction: str, command: str, options: CommandOptions | None) -> CommandRules | None:
+    """The table's entry for a Command, under ``options`` (the defaults if None)."""
+    rules = RULES.get((faction, command))
+    if rules is not None and options is not None and rules.with_options is not None:
+        return rules.with_options(options)
+    return rules
 
 
 # Each Command's rules by (Faction, Command), filled by legalis.model.lod.commands.
@@ -234,21 +275,27 @@ RULES: dict[tuple[str, str], CommandRules] = {}
 
 
 def command_view(
-    state: CoinState, faction: str, command: str, *, limited: bool = False, free: bool = False
+    state: CoinState,
+    faction: str,
+    command: str,
+    *,
+    limited: bool = False,
+    free: bool = False,
+    options: CommandOptions | None = None,
 ) -> MoveView[Command]:
     """The legal moves of one Command for ``faction`` (empty when it may not be
     executed now; :func:`command_refusal` on any move says why)."""
     faction = faction_of(state, faction)
-    rules = RULES.get((faction, command))
+    rules = rules_for(faction, command, options)
     if rules is None:
         raise InputError(
-            f"the {command!r} Command of the {faction} is not modelled yet",
+            f"the {faction} have no {command!r} Command",
             path="command",
-            allowed=modelled_commands(faction),
+            allowed=sorted(COMMANDS[faction]),
         )
 
     def refuse(move: object) -> Refusal | None:
-        return command_refusal(state, move)
+        return command_refusal(state, move, options=options)
 
     if command_allowed(state, faction, command) is not None:
         return ListedCommands([], refuse)
@@ -271,7 +318,13 @@ def command_allowed(state: CoinState, faction: str, command: str) -> Refusal | N
 
 
 def can_command(
-    state: CoinState, faction: str, command: str, *, limited: bool = False, free: bool = False
+    state: CoinState,
+    faction: str,
+    command: str,
+    *,
+    limited: bool = False,
+    free: bool = False,
+    options: CommandOptions | None = None,
 ) -> Refusal | None:
     """``None`` if ``faction`` can execute ``command`` now in at least one way, else why
     not (the verify / can / do triple: :func:`command_refusal`, this, :func:`apply_command`).
@@ -288,7 +341,7 @@ def can_command(
     refused = command_allowed(state, faction, command)
     if refused is not None:
         return refused
-    if command_view(state, faction, command, limited=limited, free=free):
+    if command_view(state, faction, command, limited=limited, free=free, options=options):
         return None
     rules = RULES[(faction, command)]
     if not free and state.track(RESOURCES[faction]) == 0:
@@ -296,7 +349,9 @@ def can_command(
     return Refusal(f"no {rules.title} now: nothing qualifies", rules.rule)
 
 
-def command_refusal(state: CoinState, move: object) -> Refusal | None:
+def command_refusal(
+    state: CoinState, move: object, *, options: CommandOptions | None = None
+) -> Refusal | None:
     """``None`` if ``move`` is a legal Command now, else why not and the rule.
 
     >>> from legalis.model.lod.commands import Command, command_refusal  # with the table of rules
@@ -311,7 +366,7 @@ def command_refusal(state: CoinState, move: object) -> Refusal | None:
     refused = command_allowed(state, move.faction, move.name)
     if refused is not None:
         return refused
-    rules = RULES.get((move.faction, move.name))
+    rules = rules_for(move.faction, move.name, options)
     if rules is None:
         return Refusal(f"the {move.name} Command is not modelled yet", "3.1")
     if len(set(move.spaces)) != len(move.spaces) or tuple(sorted(move.spaces)) != move.spaces:
@@ -329,7 +384,9 @@ def command_refusal(state: CoinState, move: object) -> Refusal | None:
     return None
 
 
-def apply_command(state: CoinState, move: Command) -> CommandResult:
+def apply_command(
+    state: CoinState, move: Command, *, options: CommandOptions | None = None
+) -> CommandResult:
     """The state after ``move``; an illegal move raises :class:`IllegalMoveError`.
 
     >>> from legalis.model.lod.commands import Command, apply_command  # with the table of rules
@@ -339,10 +396,11 @@ def apply_command(state: CoinState, move: Command) -> CommandResult:
     >>> after.track("french_resources"), after.track("patriots_resources")
     (1, 3)
     """
-    refused = command_refusal(state, move)
+    refused = command_refusal(state, move, options=options)
     if refused is not None:
         raise IllegalMoveError(refused.reason, rule=refused.rule)
-    rules = RULES[(move.faction, move.name)]
+    rules = rules_for(move.faction, move.name, options)
+    assert rules is not None  # command_refusal refuses Commands not in the table
     new = state.copy()
     log: list[str] = []
     cost = 0 if move.free else rules.cost(state, move)

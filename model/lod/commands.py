@@ -17,18 +17,19 @@ True
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from math import comb
 from typing import Any
 
 from legalis.model.coin.limits import may_hold, stacking_room
 from legalis.model.coin.state import CoinState
+from legalis.model.core.memo import instance_cache
 from legalis.model.core.views import MoveView, Refusal
 from legalis.model.errors import IllegalMoveError, InputError
 from legalis.model.lod.battle import (
     WEST_INDIES,
     BattleChoice,
+    BattleOptions,
     BattleResult,
     DieSource,
     battle_refusal,
@@ -41,6 +42,7 @@ from legalis.model.lod.command_base import (
     Command,
     CommandResult,
     CommandRules,
+    RankedCommands,
     SpaceSubsets,
     apply_command,
     available_commands,
@@ -48,9 +50,10 @@ from legalis.model.lod.command_base import (
     can_command,
     command_refusal,
     command_view,
-    modelled_commands,
     per_space,
 )
+from legalis.model.lod.march import MARCH_RULES
+from legalis.model.lod.muster import MUSTER_RULES
 
 __all__ = [
     "COMMANDS",
@@ -63,7 +66,6 @@ __all__ = [
     "command_refusal",
     "command_view",
     "fight_battles",
-    "modelled_commands",
 ]
 
 RAID_MOST = 3  # 3.4.4: up to three Provinces
@@ -430,7 +432,7 @@ def _composition(total: int, bins: int, rank: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-class _GatherView(MoveView[Command]):
+class _GatherView(RankedCommands):
     """Every legal Gather (3.4.1), counted without listing. For each set of
     Provinces taking War Parties in (those with a Village), a count over the other
     Provinces of the Resources and pieces their choices use, each choice weighted by
@@ -441,7 +443,7 @@ class _GatherView(MoveView[Command]):
     def __init__(self, state: CoinState, faction: str, limited: bool, free: bool) -> None:
         self.state, self.faction, self.limited, self.free = state, faction, limited, free
         self.candidates = _gather_provinces(state)
-        self.options = {p: _gather_options(state, p) for p in self.candidates}
+        self.choices = {p: _gather_options(state, p) for p in self.candidates}
         movers = [p for p in self.candidates if state.pieces(p, "village")]
         self.blocks: list[tuple[tuple[str, ...], int, int]] = []  # movers, fixed, dp ways
         from itertools import combinations
@@ -455,7 +457,7 @@ class _GatherView(MoveView[Command]):
 
     # ---------------------------------------------------------------- the pieces
 
-    @functools.cache  # noqa: B019 - one view, one state: the cache dies with it
+    @instance_cache
     def _have(self, province: str, removed: tuple[tuple[str, str, int], ...] = ()) -> Have:
         out = []
         for kind in _WP_KINDS:
@@ -465,7 +467,7 @@ class _GatherView(MoveView[Command]):
                 out.append((kind, n))
         return tuple(out)
 
-    @functools.cache  # noqa: B019 - one view, one state: the cache dies with it
+    @instance_cache
     def _near(self, origin: str, movers: tuple[str, ...]) -> tuple[str, ...]:
         board = self.state.rules.map
         return tuple(m for m in movers if m != origin and m in board.adjacent(origin))
@@ -484,7 +486,7 @@ class _GatherView(MoveView[Command]):
             total *= _split_count(self._have(origin), len(self._near(origin, movers)))
         return total
 
-    @functools.cache  # noqa: B019 - one view, one state: the cache dies with it
+    @instance_cache
     def _weight(self, movers: tuple[str, ...], province: str, removed: tuple[Any, ...]) -> int:
         return _split_count(self._have(province, removed), len(self._near(province, movers)))
 
@@ -493,7 +495,7 @@ class _GatherView(MoveView[Command]):
     def _reserve(self, spaces: Sequence[str]) -> bool:
         return any(_is_reserve(self.state, s) for s in spaces)
 
-    @functools.cache  # noqa: B019 - one view, one state: the cache dies with it
+    @instance_cache
     def _rest(self, movers: tuple[str, ...]) -> tuple[str, ...]:
         return tuple(p for p in self.candidates if p not in movers)
 
@@ -503,9 +505,9 @@ class _GatherView(MoveView[Command]):
         return wp, sum(n for _, piece, n in pick[0] if piece == "village")
 
     def _choices(self, province: str) -> list[Placement | None]:
-        return [None, *self.options[province]]
+        return [None, *self.choices[province]]
 
-    @functools.cache  # noqa: B019 - one view, one state: the cache dies with it
+    @instance_cache
     def _ways(
         self, movers: tuple[str, ...], at: int, chosen: int, reserve: bool, wp: int, vil: int
     ) -> int:
@@ -586,13 +588,6 @@ class _GatherView(MoveView[Command]):
                            moves=tuple(sorted(moves)), limited=self.limited,
                            free=self.free)  # fmt: skip
         raise IndexError(index)
-
-    def __iter__(self) -> Iterator[Command]:
-        for index in range(self.count()):
-            yield self.nth(index)
-
-    def refusal(self, move: object) -> Refusal | None:
-        return command_refusal(self.state, move)
 
 
 def _gather_moves(state: CoinState, faction: str, limited: bool, free: bool) -> MoveView[Command]:
@@ -723,7 +718,7 @@ def _displace_to(state: CoinState, city: str) -> list[str]:
     )  # fmt: skip
 
 
-class _GarrisonView(MoveView[Command]):
+class _GarrisonView(RankedCommands):
     """Every legal Garrison (3.2.2), counted without listing. Each origin's Regulars
     split among the Cities they may go to or stay (binomials); a displacement from a
     City adds the splits that leave enough Regulars there for British Control,
@@ -869,13 +864,6 @@ class _GarrisonView(MoveView[Command]):
             moves.append((origin, city, "british_regular", k))
         return moves
 
-    def __iter__(self) -> Iterator[Command]:
-        for index in range(self.count()):
-            yield self.nth(index)
-
-    def refusal(self, move: object) -> Refusal | None:
-        return command_refusal(self.state, move)
-
 
 def _composition_exact(total: int, bins: int, rank: int) -> tuple[int, ...]:
     """The ``rank``-th way to put exactly ``total`` pieces into ``bins`` bins."""
@@ -981,7 +969,7 @@ def _ally_may_join(state: CoinState, faction: str, space: str) -> bool:
     return battle_refusal(state, BattleChoice(space, faction, ally_pays=True)) is None
 
 
-class _BattleView(MoveView[Command]):
+class _BattleView(RankedCommands):
     """Every legal Battle Command: the spaces selected, and where the ally pays to
     join, counted by a count over the candidate spaces of the Resources each side
     spends (1 per space; the ally 1 per space it joins)."""
@@ -995,7 +983,7 @@ class _BattleView(MoveView[Command]):
         # 3.1.2: a free Command costs nothing to any Faction involved
         self.ally = 0 if ally is None else budget(state, ally, free)
 
-    @functools.cache  # noqa: B019 - one view, one state
+    @instance_cache
     def _ways(self, at: int, chosen: int, joined: int) -> int:
         if chosen > self.own or joined > self.ally or (self.limited and chosen > 1):
             return 0
@@ -1027,13 +1015,6 @@ class _BattleView(MoveView[Command]):
                 index -= ways
         return Command(self.faction, "battle", tuple(chosen), allied=tuple(allied),
                        limited=self.limited, free=self.free)  # fmt: skip
-
-    def __iter__(self) -> Iterator[Command]:
-        for index in range(self.count()):
-            yield self.nth(index)
-
-    def refusal(self, move: object) -> Refusal | None:
-        return command_refusal(self.state, move)
 
 
 def _battle_moves(state: CoinState, faction: str, limited: bool, free: bool) -> MoveView[Command]:
@@ -1076,11 +1057,13 @@ def fight_battles(
     move: Command,
     rng: DieSource,
     decisions: Mapping[str, BattleChoice] | None = None,
+    options: BattleOptions | None = None,
 ) -> tuple[CommandResult, tuple[BattleResult, ...]]:
     """Carry out a Battle Command: pay (:func:`apply_command`), then fight in each
     selected space in turn (3.6), with the sides' decisions for a space taken from
     ``decisions`` (its space, attacker and ally must match the move) or, for a
-    space not given, no Activations and no overflow shifts.
+    space not given, no Activations and no overflow shifts; ``options`` are the
+    readings of 3.6 (:class:`~legalis.model.lod.battle.BattleOptions`).
 
     >>> from legalis.model.lod.battle import FixedDice
     >>> state = CoinState.new("lod")
@@ -1104,7 +1087,7 @@ def fight_battles(
             wanted.space, wanted.attacker, wanted.ally_pays,
         ):  # fmt: skip
             raise IllegalMoveError(f"{space}: the decisions do not match the move", rule="3.6")
-        result = resolve_battle(current, choice, rng)
+        result = resolve_battle(current, choice, rng, options)
         results.append(result)
         current = result.state
     log = (*paid.log, *(line for r in results for line in r.log))
@@ -1223,7 +1206,7 @@ def _scout_groups(have: tuple[int, int, int, int]) -> int:
     return parties * sum(min(tories, r) + 1 for r in range(1, regulars + 1))
 
 
-class _ScoutView(MoveView[Command]):
+class _ScoutView(RankedCommands):
     """Every legal Scout (3.4.3), counted by route without listing: the groups
     that may move from the origin, closed-form."""
 
@@ -1262,13 +1245,6 @@ class _ScoutView(MoveView[Command]):
             return Command(self.faction, "scout", (destination,), moves=moves,
                            limited=self.limited, free=self.free)  # fmt: skip
         raise IndexError(index)
-
-    def __iter__(self) -> Iterator[Command]:
-        for index in range(self.count()):
-            yield self.nth(index)
-
-    def refusal(self, move: object) -> Refusal | None:
-        return command_refusal(self.state, move)
 
 
 def _scout_moves(state: CoinState, faction: str, limited: bool, free: bool) -> MoveView[Command]:
@@ -1379,3 +1355,5 @@ RULES.update(
         ),
     }
 )
+RULES.update(MARCH_RULES)
+RULES.update(MUSTER_RULES)

@@ -203,6 +203,8 @@ def _pairing(state: CoinState, faction: str, name: str, command: Command | None)
         return None
     if command.faction != faction:
         return Refusal("a Special Activity accompanies its own Faction's Command", "4.1")
+    if not (command.spaces or command.moves or command.amount or command.displace):
+        return Refusal("a Special Activity accompanies a Command executed in a space", "4.1")
     if command.limited and not command.free:
         return Refusal("a Limited Command has no Special Activity", "2.3.5")
     only = ONLY_WITH.get((faction, name))

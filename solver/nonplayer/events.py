@@ -267,8 +267,8 @@ def _support_selection(
     most = decision.max_spaces if decision.max_spaces is not None else len(spaces)
     must = min(most, len(spaces)) if decision.spaces_exact and not decision.up_to else 0
     priorities = [
-        Priority("8.3.6 spaces to shift", lambda s, x: True, gain, limit=must, rule="8.3.6"),
-        Priority("8.3.6 further gain", lambda s, x: gain(s, x) > (0, 0), gain, rule="8.3.6"),
+        Priority("spaces to shift", lambda s, x: True, gain, limit=must, rule="8.3.6"),
+        Priority("further gain", lambda s, x: gain(s, x) > (0, 0), gain, rule="8.3.6"),
     ]
     chosen = select_spaces(state, spaces, priorities, most, rng, trace)
     return [[1 if space in chosen else 0] for space in spaces]
@@ -414,18 +414,73 @@ def _piece_selection(
     return rows
 
 
+def _option_target(state: CoinState, effects: Iterable[Any]) -> tuple[set[str], set[str]]:
+    """The Factions an option of a "choose" effect helps and harms: pieces placed,
+    Resources gained and free actions help their owner; pieces removed or Activated
+    and Resources lost harm theirs (the examples of 8.3.5)."""
+    data = state.rules.data
+    helped: set[str] = set()
+    harmed: set[str] = set()
+    resource_tracks = {f"{f}_resources": f for f in data.faction_ids()}
+    for effect in effects:
+        if isinstance(effect, fx.Place | fx.Replace):
+            helped |= {data.piece(p).faction for p in effect.pieces}
+        elif isinstance(effect, fx.Remove | fx.Activate):
+            harmed |= {data.piece(p).faction for p in effect.pieces}
+        elif isinstance(effect, fx.Adjust) and effect.track in resource_tracks:
+            (helped if effect.delta > 0 else harmed).add(resource_tracks[effect.track])
+        elif isinstance(effect, fx.FreeAction):
+            helped.add(effect.faction)
+    return helped, harmed
+
+
+def _choose_option(
+    run: Run,
+    decision: OptionChoice,
+    faction: str,
+    players: Iterable[str],
+    rng: LoggedRandom,
+    trace: Trace,
+) -> int:
+    """Which option of a "choose" effect a Non-player takes. Options that each help
+    one Faction (and harm none): the first in the 8.3.5 order of benefit; options
+    that each harm one Faction: the 8.3.5 target of harm; otherwise random (8.3.8)."""
+    step = run.pending[0]
+    targets = [_option_target(run.state, option) for option in getattr(step, "options", ())]
+    label = f"{decision.chooser}: {decision.what}"
+    helps = [next(iter(h)) for h, harm in targets if len(h) == 1 and not harm]
+    hurts = [next(iter(harm)) for h, harm in targets if len(harm) == 1 and not h]
+    if len(targets) == decision.count and len(helps) == decision.count == len(set(helps)):
+        order = benefit_order(run.state, faction, players, rng, trace)
+        option = min(range(decision.count), key=lambda i: order.index(helps[i]))
+        trace.step("8.3.5", f"{label}, the option helping {helps[option]}", helps, option)
+        return option
+    if len(targets) == decision.count and len(hurts) == decision.count == len(set(hurts)):
+        victim = harm_target(run.state, faction, players, rng, trace)
+        if victim in hurts:
+            option = hurts.index(victim)
+            trace.step("8.3.5", f"{label}, the option harming {victim}", hurts, option)
+            return option
+    option = rng.randrange(decision.count)
+    trace.step("8.3.8", label, range(decision.count), option)
+    return option
+
+
 def _execute(
-    state: CoinState, card: Card, side: str, faction: str, rng: LoggedRandom, trace: Trace
+    state: CoinState,
+    card: Card,
+    side: str,
+    faction: str,
+    rng: LoggedRandom,
+    trace: Trace,
+    players: Iterable[str],
 ) -> tuple[EventMove, Run]:
     run = start(state, card.side(side), Context(faction, card.number, side))
     steps: list[Any] = []
     while run.decision is not None:
         decision = run.decision
         if isinstance(decision, OptionChoice):
-            option = rng.randrange(decision.count)
-            trace.step(
-                "8.3.8", f"{decision.chooser}: {decision.what}", range(decision.count), option
-            )
+            option = _choose_option(run, decision, faction, players, rng, trace)
             steps.append(option)
             run = resume(run, option)
             continue
@@ -448,6 +503,7 @@ def nonplayer_event(
     trace: Trace | None = None,
     *,
     wants_event: WantsEvent = play_when_effective,
+    players: Iterable[str] = (),
 ) -> NonplayerEvent:
     """Whether Non-player ``faction`` plays ``card``'s Event, and how (8.1, 8.3).
 
@@ -455,7 +511,8 @@ def nonplayer_event(
     card's Event Instructions apply (side, a condition without which the Event is
     Ineffective). Then ``wants_event`` (the Faction's own conditions, 8.4-8.7)
     decides; an Ineffective Event (8.3.3) gives way to a Command and Special
-    Activity.
+    Activity. ``players``: the Factions a person plays (8.3.5 puts them last for
+    benefits and first for harm).
     """
     trace = trace if trace is not None else Trace()
     data = state.rules.data
@@ -483,7 +540,7 @@ def nonplayer_event(
         return command("8.3.1", f"Event Instruction: {why} (Ineffective, 8.3.3)", side)
     if not wants_event(state, card, side, faction):
         return command("8.1", "the Faction's Event or Command? conditions decline it", side)
-    move, run = _execute(state, card, side, faction, rng, trace)
+    move, run = _execute(state, card, side, faction, rng, trace, players)
     reason = ineffective_reason(state, run.state, faction)
     if reason is not None:
         return command("8.3.3", f"Ineffective: {reason}", side)

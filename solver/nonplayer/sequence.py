@@ -1,6 +1,10 @@
-"""Parts of the Non-player sequence of play (8.1) that stand on their own: when a
-Non-player French plays the Treaty of Alliance, and which group a Non-player
-Leader follows. Each records its decision in the :class:`~.trace.Trace`.
+"""The Non-player sequence of play (8.1) and its Brilliant Strokes (8.3.7): how
+much of a Command a Non-player executes, falling through the flowchart past
+Commands it cannot pay for, paying per space as spaces are selected, when the
+Non-player French play the Treaty of Alliance, which group a Leader follows, and
+executing a Brilliant Stroke through two Limited Commands. Each records its
+decision in the :class:`~.trace.Trace`; the flowcharts themselves (8.4-8.7)
+supply the Commands.
 
 >>> from legalis.model.coin.state import CoinState
 >>> import random
@@ -13,13 +17,27 @@ Leader follows. Each records its decision in the :class:`~.trace.Trace`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from legalis.model.coin.state import CoinState
 from legalis.model.core.views import RandomSource
+from legalis.model.lod.command_base import RESOURCES, Command, can_command
 from legalis.solver.nonplayer.trace import Trace
 
-__all__ = ["TREATY_THRESHOLD", "leader_follows", "plays_treaty", "treaty_score"]
+__all__ = [
+    "TREATY_THRESHOLD",
+    "BrilliantStrokePlan",
+    "CommandScope",
+    "ResourcePurse",
+    "brilliant_stroke",
+    "command_scope",
+    "first_affordable",
+    "involves_leader",
+    "leader_follows",
+    "plays_treaty",
+    "treaty_score",
+]
 
 TREATY_THRESHOLD = 15  # 8.1 Brilliant Strokes: the sum must exceed 15
 
@@ -86,3 +104,171 @@ def leader_follows(groups: Mapping[str, int], rng: RandomSource, trace: Trace) -
     how = "the largest group" + (f", random among {len(tied)} equal" if len(tied) > 1 else "")
     trace.step("8.1", f"Leader follows {how}", sorted(groups), chosen)
     return chosen
+
+
+# ---------------------------------------------------------------------- how much
+
+
+@dataclass(frozen=True)
+class CommandScope:
+    """How a Non-player executes a Command it is given: ``limited`` (at most one
+    space or destination), whether a Special Activity goes with it, and ``free``."""
+
+    limited: bool
+    special_activity: bool
+    free: bool
+
+
+def command_scope(
+    *, limited_by_sequence: bool, free_by_event: bool, event_grants_special: bool, trace: Trace
+) -> CommandScope:
+    """8.1 Commands Not Limited: a Limited Command due by the sequence of play (2.3.4)
+    becomes a full Command and Special Activity; a free Limited Command granted by an
+    Event (5.3) stays Limited, in one space at most, with no Special Activity unless
+    the Event grants one too.
+
+    >>> command_scope(limited_by_sequence=True, free_by_event=False,
+    ...               event_grants_special=False, trace=Trace())
+    CommandScope(limited=False, special_activity=True, free=False)
+    >>> command_scope(limited_by_sequence=False, free_by_event=True,
+    ...               event_grants_special=False, trace=Trace())
+    CommandScope(limited=True, special_activity=False, free=True)
+    """
+    if free_by_event:
+        scope = CommandScope(True, event_grants_special, True)
+        why = "a free Limited Command from an Event: one space, Special Activity only if granted"
+    else:
+        scope = CommandScope(False, True, False)
+        why = ("a Limited Command by the sequence of play: a full Command and Special Activity"
+               if limited_by_sequence else "a Command and Special Activity")  # fmt: skip
+    trace.step("8.1", why, ["limited", "full"], "limited" if scope.limited else "full")
+    return scope
+
+
+# ---------------------------------------------------------------------- paying
+
+
+def first_affordable(
+    state: CoinState,
+    faction: str,
+    chain: Sequence[str],
+    trace: Trace,
+    *,
+    scope: CommandScope | None = None,
+) -> str | None:
+    """8.1 Paying Resource Costs: the first Command of ``chain`` (the flowchart's
+    Command and its "IF NONE" fall-throughs, in order) that the Faction can execute
+    now and afford, an allied Faction's share included (Scout needs a British
+    Resource too, 3.4.3); None when none can. Each one passed over is traced with
+    the reason.
+
+    >>> from legalis.model.lod import commands  # the table of Commands
+    >>> state = CoinState.new("lod")
+    >>> state.set_flag("toa_played")
+    >>> state.set_track("french_resources", 1)
+    >>> trace = Trace()
+    >>> first_affordable(state, "french", ["muster", "hortalez"], trace)
+    'hortalez'
+    >>> trace.steps[0].what
+    'muster passed over: no Muster now: nothing qualifies'
+    """
+    scope = scope or CommandScope(False, True, False)
+    for command in chain:
+        refused = can_command(state, faction, command, limited=scope.limited, free=scope.free)
+        if refused is None:
+            trace.step("8.1", f"{command}: can be executed and paid for", chain, command)
+            return command
+        trace.step("8.1", f"{command} passed over: {refused.reason}", chain, None)
+    return None
+
+
+class ResourcePurse:
+    """8.1 Paying Resource Costs: a Non-player pays as it selects each space, so its
+    selection stops where its Resources do. ``take`` says whether the next space can
+    be paid for and, if so, pays (on the purse, not the state: the Command's move
+    pays once applied).
+
+    >>> state = CoinState.new("lod")
+    >>> state.set_track("patriots_resources", 2)
+    >>> purse = ResourcePurse(state, "patriots", free=False)
+    >>> [purse.take() for _ in range(3)], purse.spent
+    ([True, True, False], 2)
+    """
+
+    def __init__(self, state: CoinState, faction: str, *, free: bool) -> None:
+        self.free = free
+        self.left = state.track(RESOURCES[faction])
+        self.spent = 0
+
+    def take(self, cost: int = 1) -> bool:
+        if self.free:
+            return True
+        if cost > self.left:
+            return False
+        self.left -= cost
+        self.spent += cost
+        return True
+
+
+# ---------------------------------------------------------------------- 8.3.7
+
+
+def involves_leader(state: CoinState, faction: str, move: Command) -> bool:
+    """Whether a Limited Command can involve the Faction's Leader (8.3.7): a space it
+    selects, or a space pieces move from or to, holds the Leader.
+
+    >>> state = CoinState.new("lod")
+    >>> state.set_leader("Washington", "Boston")
+    >>> involves_leader(state, "patriots", Command("patriots", "rally", ("Boston",)))
+    True
+    """
+    places = {*move.spaces, *(m[0] for m in move.moves), *(m[1] for m in move.moves)}
+    leaders = [leader.name for leader in state.rules.data.leaders if leader.faction == faction]
+    return any(state.leader(name) in places for name in leaders)
+
+
+LimitedPick = Callable[[CoinState, Trace], Command | None]
+"""A flowchart's pick of a Limited Command (8.4-8.7) on a state, or None."""
+
+
+@dataclass(frozen=True)
+class BrilliantStrokePlan:
+    """A Brilliant Stroke's execution (8.3.7): the two Limited Commands and the
+    Special Activity chosen with the first (``None`` if it has none), or ``aborted``
+    with why."""
+
+    first: Command | None
+    second: Command | None
+    aborted: str | None = None
+
+
+def brilliant_stroke(
+    state: CoinState,
+    faction: str,
+    first_pick: LimitedPick,
+    second_pick: LimitedPick,
+    after_first: Callable[[CoinState, Command], CoinState],
+    trace: Trace,
+) -> BrilliantStrokePlan:
+    """8.3.7: the flowchart picks the first Limited Command that can involve the
+    Faction's Leader (none: the Brilliant Stroke is aborted); ``after_first`` carries
+    it out (with the Special Activity the flowchart matches to it); then the
+    flowchart picks the second Limited Command on the state after.
+
+    >>> state = CoinState.new("lod")
+    >>> plan = brilliant_stroke(state, "patriots", lambda s, t: None, lambda s, t: None,
+    ...                         lambda s, m: s, Trace())
+    >>> plan.aborted
+    'no Limited Command can involve the Leader'
+    """
+    first = first_pick(state, trace)
+    if first is None or not involves_leader(state, faction, first):
+        why = "no Limited Command can involve the Leader"
+        trace.step("8.3.7", "Brilliant Stroke", ["play", "abort"], "abort")
+        return BrilliantStrokePlan(None, None, why)
+    trace.step("8.3.7", "first Limited Command, with the Leader", [first.name], first.name)
+    after = after_first(state, first)
+    second = second_pick(after, trace)
+    trace.step("8.3.7", "second Limited Command", [second.name] if second else [],
+               second.name if second else None)  # fmt: skip
+    return BrilliantStrokePlan(first, second)

@@ -680,3 +680,36 @@ def test_draw_defaults_to_the_bundled_sample_state(
     assert code == 0 and len(body["clusters"]) == 2
     assert {"bohemia", "lombardy"} <= set(body["reachable"])
     assert "Saxony" in svg.read_text(encoding="utf-8")
+
+
+def test_bot_plays_or_declines_the_event_with_its_trace(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # 8.3.1: card 9's French Event Instruction wants the Treaty of Alliance first
+    code, out, _ = run(capsys, "bot", "lod", "--scenario", "1775", "--card", "9",
+                       "--faction", "french", "--explain")  # fmt: skip
+    assert code == 0 and "Command and Special Activity" in out and "[8.3.1]" in out
+    assert "8.3.2 side: shaded" in out
+    # 8.3.6: the British shift Support on card 13; the trace names the paragraph and dice
+    after = tmp_path / "after.json"
+    argv = ("bot", "lod", "--scenario", "1775", "--card", "13", "--faction", "british",
+            "--seed", "3", "--json", "--apply", str(after))  # fmt: skip
+    code, out, _ = run(capsys, *argv)
+    body = json.loads(out)
+    assert code == 0 and body["choice"] == "event" and body["side"] == "unshaded"
+    assert [step["rule"] for step in body["trace"]] == ["8.3.2", "8.3.6", "8.1"]
+    assert body["trace"][1]["dice"] and body["move"]["card"] == 13
+    ((space, _, _),) = body["move"]["steps"][0]
+    from legalis.model.coin.scenarios import load_scenario
+
+    before = load_scenario("lod", "1775").support(space)
+    assert json.loads(after.read_text())["spaces"][space]["support"] != before
+    assert run(capsys, *argv)[1] == out  # the same seed replays the same trace
+
+
+def test_bot_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "bot", "fitl", "--scenario", "x", "--card", "1", "--faction", "us")
+    assert code == cli.EXIT_INPUT and "no Non-player rules" in err
+    code, _, err = run(capsys, "bot", "lod", "--scenario", "1775", "--card", "9",
+                       "--faction", "french", "--players", "spain")  # fmt: skip
+    assert code == cli.EXIT_INPUT and "--players" in err

@@ -524,3 +524,83 @@ def test_battles_conserve_pieces_and_replay(case: tuple[CoinState, BattleChoice,
     assert (again.dice_attacker, again.dice_defender) == (first.dice_attacker, first.dice_defender)
     assert again_rng.log == first_rng.log
     assert len(first_rng.log) == len(first.dice_attacker) + len(first.dice_defender)
+
+
+# ---------------------------------------------------------------------- the named readings
+
+
+def test_removal_pool_participating_or_whole_side() -> None:
+    # 3.6.7: the Patriots attack without the French paying; their Loss Level is
+    # 3 (die) + 1 (half the defending cubes are Regulars) = 4
+    def fight(pool: str) -> dict[str, int]:
+        state = board()
+        put(state, "Virginia", "continental", 3)
+        put(state, "Virginia", "french_regular", 2)
+        put(state, "Virginia", "british_regular", 3)
+        result = resolve_battle(state, BattleChoice("Virginia", "patriots"), Dice(1, 3),
+                                BattleOptions(removal_pool=pool))  # fmt: skip
+        assert result.loss_levels[0] == 4
+        return removed(result.removed, "rebellion")
+
+    # participating: only Continentals, two of Loss Value 2
+    assert fight("participating") == {"continental": 2}
+    # whole side: French Regulars and Continentals alternate, French first (3.6.7)
+    assert fight("whole_side") == {"french_regular": 1, "continental": 1}
+
+
+def test_elimination_scope_whole_side_or_participating() -> None:
+    # 3.6.8: the Patriots (French not paying) lose their only Continental; French
+    # Regulars and an Underground Militia stay. The defending Tories lose two
+    # (Loss Level 0 dice + Underground +1 + Washington +1), the Patriots one.
+    def fight(scope: str) -> tuple[str | None, bool]:
+        state = board()
+        put(state, "Virginia", "continental", 1)
+        put(state, "Virginia", "french_regular", 2)
+        put(state, "Virginia", "militia", 1)
+        put(state, "Virginia", "tory", 3)
+        state.set_leader("Washington", "Virginia")
+        result = resolve_battle(state, BattleChoice("Virginia", "patriots"), Dice(1),
+                                BattleOptions(elimination_scope=scope))  # fmt: skip
+        assert removed(result.removed, "royalist") == {"tory": 2}
+        return result.winner, result.win_the_day
+
+    # whole side: the French keep the Rebellion alive; it lost fewer and wins the day
+    assert fight("whole_side") == ("rebellion", True)
+    # participating: the Patriots have only an Underground Militia left: eliminated
+    assert fight("participating") == ("royalist", False)
+
+
+def test_regular_share_counted_or_all_cubes() -> None:
+    # 3.6.5: one British Regular with three Tories: the Force Level counts one Tory
+    # (3.6.3), so the counted cubes are half Regulars; all the cubes are not
+    def modifiers(share: str) -> list[str]:
+        state = board()
+        put(state, "Virginia", "british_regular", 1)
+        put(state, "Virginia", "tory", 3)
+        put(state, "Virginia", "militia", 1, "active")
+        result = resolve_battle(state, BattleChoice("Virginia", "british"), Dice(),
+                                BattleOptions(regular_share=share))  # fmt: skip
+        return names(result.defender_loss_modifiers)
+
+    assert "at least half Attacking cubes are Regulars" in modifiers("counted")
+    assert "at least half Attacking cubes are Regulars" not in modifiers("all")
+
+
+def test_attacker_modifiers_participating_or_whole_side() -> None:
+    # 3.6.5: the French attack without the Patriots paying, beside an Underground
+    # Militia and Washington: only the whole side's reading counts them
+    def modifiers(scope: str) -> list[str]:
+        state = board()
+        put(state, "Virginia", "french_regular", 3)
+        put(state, "Virginia", "militia", 1)
+        put(state, "Virginia", "british_regular", 1)
+        state.set_leader("Washington", "Virginia")
+        result = resolve_battle(state, BattleChoice("Virginia", "french"), Dice(2, 2, 2),
+                                BattleOptions(attacker_modifiers=scope))  # fmt: skip
+        return names(result.defender_loss_modifiers)
+
+    assert "an Attacking piece is Underground" not in modifiers("participating")
+    assert "an Attacking Leader is present" not in modifiers("participating")
+    assert {"an Attacking piece is Underground", "an Attacking Leader is present"} <= set(
+        modifiers("whole_side")
+    )

@@ -99,6 +99,10 @@ def test_pairing_rules_both_ways() -> None:
         special_refusal(state, SA("french", "preparer", free_limited, option="resources")) is None
     )
     assert special_view(state, "french", "preparer", limited).count() == 0
+    # 4.1: a Special Activity comes with a Command executed in at least one space
+    nowhere = SA("french", "preparer", Command("french", "march"), option="resources")
+    refused = special_refusal(state, nowhere)
+    assert refused is not None and refused.rule == "4.1"
 
 
 def test_common_cause_activates_war_parties_used() -> None:

@@ -217,3 +217,64 @@ def test_moves_are_always_legal(seed: int, number: int, faction: str, scenario: 
         assert view.apply(result.move) == result.state
     else:
         assert result.move is None and result.state is state
+
+
+def _either(first: dict[str, object], second: dict[str, object]) -> object:
+    return card(
+        50,
+        unshaded={"effects": [{"op": "choose", "options": [[first], [second]]}]},
+        shaded={"effects": [{"op": "choose", "options": [[first], [second]]}]},
+    )
+
+
+def test_a_choice_of_who_benefits_follows_8_3_5() -> None:
+    # 8.3.5: benefits go to the executing Faction, then the other friendly one, then
+    # a random enemy, Non-player first
+    gift = _either(
+        {"op": "adjust", "track": "patriots_resources", "delta": 3},
+        {"op": "adjust", "track": "french_resources", "delta": 3},
+    )
+    state = CoinState.new("lod")
+    state.set_flag("toa_played")
+    for seed in range(4):
+        french = nonplayer_event(state, gift, "french", LoggedRandom(seed))
+        assert french.state.track("french_resources") == 3  # the executing Faction
+        patriots = nonplayer_event(state, gift, "patriots", LoggedRandom(seed))
+        assert patriots.state.track("patriots_resources") == 3
+        # the British: both options help an enemy; with the Patriots played by a
+        # person, the Non-player French come first
+        british = nonplayer_event(
+            state,
+            gift,
+            "british",
+            LoggedRandom(seed),
+            wants_event=lambda *_: True,
+            players={"patriots"},
+        )
+        assert british.state.track("french_resources") == 3
+        assert any(step.rule == "8.3.5" for step in british.trace.steps)
+
+
+def test_a_choice_of_whom_to_harm_follows_8_3_5() -> None:
+    # 8.3.5: harm falls on a random enemy, a player first
+    blow = _either(
+        {"op": "adjust", "track": "patriots_resources", "delta": -2},
+        {"op": "adjust", "track": "french_resources", "delta": -2},
+    )
+    state = CoinState.new("lod")
+    state.set_flag("toa_played")
+    state.set_track("patriots_resources", 5)
+    state.set_track("french_resources", 5)
+    for seed in range(4):
+        done = nonplayer_event(
+            state,
+            blow,
+            "indians",
+            LoggedRandom(seed),
+            wants_event=lambda *_: True,
+            players={"french"},
+        )
+        assert (done.state.track("french_resources"), done.state.track("patriots_resources")) == (
+            3,
+            5,
+        )

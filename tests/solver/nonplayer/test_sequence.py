@@ -1,13 +1,25 @@
-"""8.1: the Non-player French's Treaty of Alliance timing and Leader movement."""
+"""8.1 and 8.3.7: how much of a Command a Non-player executes, paying, the Treaty of
+Alliance timing, Leader movement and Brilliant Strokes."""
 
 from __future__ import annotations
 
 import random
 
 import pytest
+from legalis.model.coin.scenarios import load_scenario
 from legalis.model.coin.state import CoinState
 from legalis.model.core.randomness import LoggedRandom
-from legalis.solver.nonplayer.sequence import leader_follows, plays_treaty, treaty_score
+from legalis.model.lod.commands import Command, command_view
+from legalis.solver.nonplayer.sequence import (
+    CommandScope,
+    ResourcePurse,
+    brilliant_stroke,
+    command_scope,
+    first_affordable,
+    leader_follows,
+    plays_treaty,
+    treaty_score,
+)
 from legalis.solver.nonplayer.trace import Trace
 
 
@@ -45,3 +57,73 @@ def test_leader_follows_the_largest_group_random_among_equals() -> None:
     assert seen == {"Boston", "stay"}
     with pytest.raises(ValueError):
         leader_follows({}, random.Random(0), trace)
+
+
+def test_limited_commands_become_full_but_event_limcoms_stay_limited() -> None:
+    # 8.1 Commands Not Limited: a LimCom due by the sequence of play is a full Command
+    # with a Special Activity; a free LimCom from an Event stays one space, no SA
+    trace = Trace()
+    full = command_scope(limited_by_sequence=True, free_by_event=False,
+                         event_grants_special=False, trace=trace)  # fmt: skip
+    assert full == CommandScope(limited=False, special_activity=True, free=False)
+    from_event = command_scope(limited_by_sequence=False, free_by_event=True,
+                               event_grants_special=True, trace=trace)  # fmt: skip
+    assert from_event == CommandScope(limited=True, special_activity=True, free=True)
+    assert [step.rule for step in trace.steps] == ["8.1", "8.1"]
+
+
+def test_a_command_that_cannot_be_paid_falls_through() -> None:
+    # 8.1 Paying Resource Costs: the French cannot Muster with 1 Resource (it costs
+    # 2, 3.5.3) and go on down the flowchart; nor can the Indians Scout when the
+    # British cannot pay their share (3.4.3)
+    state = load_scenario("lod", "1778")
+    state.set_track("french_resources", 1)
+    trace = Trace()
+    assert first_affordable(state, "french", ["muster", "march"], trace) == "march"
+    assert trace.steps[0].chosen is None and "muster" in trace.steps[0].what
+    state.set_track("indians_resources", 5)
+    state.set_track("british_resources", 0)
+    assert first_affordable(state, "indians", ["scout", "gather"], Trace()) == "gather"
+    state.set_track("british_resources", 1)
+    assert first_affordable(state, "indians", ["scout", "gather"], Trace()) == "scout"
+    state.set_track("indians_resources", 0)
+    state.set_track("french_resources", 0)
+    assert first_affordable(state, "french", ["muster", "battle"], Trace()) is None
+
+
+def test_the_purse_stops_the_selection_where_resources_end() -> None:
+    # 8.1: pay as each space is selected; a free Command never runs short (3.1.2)
+    state = load_scenario("lod", "1775")
+    purse = ResourcePurse(state, "british", free=False)
+    taken = 0
+    while purse.take():
+        taken += 1
+    assert taken == state.track("british_resources") == purse.spent
+    free = ResourcePurse(state, "british", free=True)
+    assert all(free.take(2) for _ in range(50)) and free.spent == 0
+
+
+def test_brilliant_stroke_needs_the_leader_in_the_first_limited_command() -> None:
+    # 8.3.7: the first Limited Command must be able to involve the Leader, else the
+    # Brilliant Stroke is aborted; the second is picked on the state after the first
+    state = load_scenario("lod", "1775")
+    state.set_leader("Gage", "Boston")
+    march = command_view(state, "british", "march", limited=True)
+    with_gage = next(m for m in march if any(o == "Boston" for o, *_ in m.moves))
+    without = next(m for m in march if not any("Boston" in (o, d) for o, d, *_ in m.moves)
+                   and "Boston" not in m.spaces)  # fmt: skip
+    seen: list[CoinState] = []
+
+    def second(after: CoinState, trace: Trace) -> Command | None:
+        seen.append(after)
+        return Command("british", "battle", ("Boston",), limited=True)
+
+    marker = state.copy()
+    marker.set_track("british_resources", 0)
+    plan = brilliant_stroke(state, "british", lambda s, t: with_gage, second,
+                            lambda s, m: marker, Trace())  # fmt: skip
+    assert plan.aborted is None and plan.first == with_gage and plan.second is not None
+    assert seen == [marker]
+    aborted = brilliant_stroke(state, "british", lambda s, t: without, second,
+                               lambda s, m: marker, Trace())  # fmt: skip
+    assert aborted.aborted is not None and aborted.first is None
