@@ -960,6 +960,16 @@ def _battle_spaces(state: CoinState, faction: str) -> list[str]:
     return sorted(p for p in places if battle_refusal(state, BattleChoice(p, faction)) is None)
 
 
+def _ally_cost(state: CoinState, faction: str, space: str) -> int:
+    """What the ally pays to join in ``space`` (3.6.1): 1, but nothing for the French
+    joining a Patriot Battle where Rochambeau is (Leader capabilities)."""
+    return 0 if faction == "patriots" and state.leader("Rochambeau") == space else 1
+
+
+def _ally_payment(state: CoinState, move: Command) -> int:
+    return sum(_ally_cost(state, move.faction, space) for space in move.allied)
+
+
 def _ally_may_join(state: CoinState, faction: str, space: str) -> bool:
     """3.6.1: the French join a Patriot Battle, or the Patriots a French one, when
     they have pieces there and pay; only after the Treaty of Alliance."""
@@ -972,12 +982,13 @@ def _ally_may_join(state: CoinState, faction: str, space: str) -> bool:
 class _BattleView(RankedCommands):
     """Every legal Battle Command: the spaces selected, and where the ally pays to
     join, counted by a count over the candidate spaces of the Resources each side
-    spends (1 per space; the ally 1 per space it joins)."""
+    spends (1 per space; the ally 1 per space it joins, Rochambeau's aside)."""
 
     def __init__(self, state: CoinState, faction: str, limited: bool, free: bool) -> None:
         self.state, self.faction, self.limited, self.free = state, faction, limited, free
         self.spaces = _battle_spaces(state, faction)
         self.joinable = [_ally_may_join(state, faction, s) for s in self.spaces]
+        self.join_cost = [_ally_cost(state, faction, s) for s in self.spaces]
         self.own = budget(state, faction, free)
         ally = _BATTLE_ALLY.get(faction)
         # 3.1.2: a free Command costs nothing to any Faction involved
@@ -991,7 +1002,7 @@ class _BattleView(RankedCommands):
             return 1 if chosen else 0
         total = self._ways(at + 1, chosen, joined) + self._ways(at + 1, chosen + 1, joined)
         if self.joinable[at]:
-            total += self._ways(at + 1, chosen + 1, joined + 1)
+            total += self._ways(at + 1, chosen + 1, joined + self.join_cost[at])
         return total
 
     def count(self) -> int:
@@ -1004,8 +1015,9 @@ class _BattleView(RankedCommands):
         allied: list[str] = []
         for at, space in enumerate(self.spaces):
             options = [(0, 0), (1, 0)] + ([(1, 1)] if self.joinable[at] else [])
+            paid = sum(self.join_cost[self.spaces.index(s)] for s in allied)
             for pick, join in options:
-                ways = self._ways(at + 1, len(chosen) + pick, len(allied) + join)
+                ways = self._ways(at + 1, len(chosen) + pick, paid + join * self.join_cost[at])
                 if index < ways:
                     if pick:
                         chosen.append(space)
@@ -1038,7 +1050,7 @@ def _battle_refusal(state: CoinState, move: Command) -> Refusal | None:
             return Refusal(f"{space}: no allied pieces that may join", "3.6.1")
     ally = _BATTLE_ALLY.get(move.faction)
     paying = move.allied and ally is not None and not move.free
-    if paying and ally is not None and len(move.allied) > state.track(RESOURCES[ally]):
+    if paying and ally is not None and _ally_payment(state, move) > state.track(RESOURCES[ally]):
         return Refusal(f"the {ally} pay 1 per space they join", rule)
     return None
 
@@ -1047,9 +1059,10 @@ def _battle(state: CoinState, move: Command, log: list[str]) -> None:
     """Paying only: each Battle is fought by :func:`fight_battles` with the dice and
     the sides' own decisions (3.6.3)."""
     ally = _BATTLE_ALLY.get(move.faction)
-    if move.allied and ally is not None and not move.free:
-        state.set_track(RESOURCES[ally], state.track(RESOURCES[ally]) - len(move.allied))
-        log.append(f"3.6.1: the {ally} pay {len(move.allied)} to join")
+    paid = _ally_payment(state, move)
+    if paid and ally is not None and not move.free:
+        state.set_track(RESOURCES[ally], state.track(RESOURCES[ally]) - paid)
+        log.append(f"3.6.1: the {ally} pay {paid} to join")
 
 
 def fight_battles(

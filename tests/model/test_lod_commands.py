@@ -534,6 +534,13 @@ def test_battle_command_counts_like_brute_force() -> None:
     # 3.3.3: the French pay for every space they join: not 2 with 1 Resource
     two = Command("patriots", "battle", ("Boston", "Virginia"), allied=("Boston", "Virginia"))
     assert "pay 1 per space" in (command_refusal(state, two) or pytest.fail()).reason
+    # Leader capabilities: with Rochambeau in Boston the French join there for nothing,
+    # so with 1 Resource they may join both spaces, paying only for Virginia
+    state.set_leader("Rochambeau", "Boston")
+    assert command_refusal(state, two) is None
+    assert two in set(command_view(state, "patriots", "battle"))
+    after = apply_command(state, two).state
+    assert after.track("french_resources") == 0
 
 
 def test_fight_battles_pays_then_fights_each_space() -> None:
