@@ -1337,9 +1337,11 @@ def bot_command(
     ] = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """A Liberty or Death Non-player's decision on a card (8.1, 8.3): play the Event
-    (which side, every choice in it) or go on to a Command and Special Activity."""
+    """A Liberty or Death Non-player's decision on a card (8.1, 8.3, and the "Event or
+    Command?" box of 8.4-8.7): play the Event (which side, every choice in it) or go
+    on to a Command and Special Activity."""
     from legalis.model.coin.deck import bundled_deck, read_deck
+    from legalis.solver.nonplayer.event_choice import EVENT_BOXES
     from legalis.solver.nonplayer.events import nonplayer_event
 
     name = _game_name(game_name, game_option)
@@ -1358,7 +1360,9 @@ def bot_command(
     for human in humans:
         state.rules.data.faction(human, path="--players")
     rng = LoggedRandom(seed)
-    decision = nonplayer_event(state, chosen_deck.card(card), faction, rng, players=humans)
+    who = state.rules.data.faction(faction, path="--faction").id
+    decision = nonplayer_event(state, chosen_deck.card(card), who, rng, players=humans,
+                               wants_event=EVENT_BOXES[who])  # fmt: skip
     body: dict[str, Any] = {
         "faction": faction,
         "card": card,

@@ -50,6 +50,7 @@ from legalis.solver.nonplayer.spaces import (
 from legalis.solver.nonplayer.trace import Trace
 
 __all__ = [
+    "EventOutcome",
     "NonplayerEvent",
     "WantsEvent",
     "benefit_order",
@@ -60,12 +61,30 @@ __all__ = [
     "play_when_effective",
 ]
 
-WantsEvent = Callable[[CoinState, Card, str, str], bool]
-"""The Faction's own "Event or Command?" conditions (8.4-8.7):
-``(state, card, side, faction) -> plays the Event``."""
+
+@dataclass(frozen=True)
+class EventOutcome:
+    """An Event as the Non-player would carry it out (8.3), before it decides to:
+    the state before and after, the card and side, the executing Faction, and the
+    effects of the side (free actions it grants are among them)."""
+
+    before: CoinState
+    after: CoinState
+    card: Card
+    side: str
+    faction: str
+
+    @property
+    def effects(self) -> tuple[Any, ...]:
+        return tuple(self.card.side(self.side).effects)
 
 
-def play_when_effective(state: CoinState, card: Card, side: str, faction: str) -> bool:
+WantsEvent = Callable[[EventOutcome, LoggedRandom, Trace], bool]
+"""The Faction's own "Event or Command?" conditions (8.4-8.7): given the Event's
+outcome, the dice and the trace, whether the Faction plays it."""
+
+
+def play_when_effective(outcome: EventOutcome, rng: LoggedRandom, trace: Trace) -> bool:
     """The default "Event or Command?" answer: play the Event (whenever it is
     Effective, which :func:`nonplayer_event` checks itself)."""
     return True
@@ -538,12 +557,12 @@ def nonplayer_event(
     if effective_if is not None and not condition_holds(state, effective_if, context):
         why = text or "the Event Instruction's condition is not met"
         return command("8.3.1", f"Event Instruction: {why} (Ineffective, 8.3.3)", side)
-    if not wants_event(state, card, side, faction):
-        return command("8.1", "the Faction's Event or Command? conditions decline it", side)
     move, run = _execute(state, card, side, faction, rng, trace, players)
     reason = ineffective_reason(state, run.state, faction)
     if reason is not None:
         return command("8.3.3", f"Ineffective: {reason}", side)
+    if not wants_event(EventOutcome(state, run.state, card, side, faction), rng, trace):
+        return command("8.1", "the Faction's Event or Command? conditions decline it", side)
     refused = legal_event_moves(state, card, side, faction).refusal(move)
     if refused is not None:  # the choices above are made within the decisions offered
         raise AssertionError(f"Non-player execution refused: {refused.reason}")

@@ -690,19 +690,20 @@ def test_bot_plays_or_declines_the_event_with_its_trace(
                        "--faction", "french", "--explain")  # fmt: skip
     assert code == 0 and "Command and Special Activity" in out and "[8.3.1]" in out
     assert "8.3.2 side: shaded" in out
-    # 8.3.6: the British shift Support on card 13; the trace names the paragraph and dice
+    # 8.4: Opposition leads in 1776 and card 13 shifts toward Support, so the British
+    # play it; 8.3.6 picks the spaces; the trace names each paragraph and the dice
     after = tmp_path / "after.json"
-    argv = ("bot", "lod", "--scenario", "1775", "--card", "13", "--faction", "british",
+    argv = ("bot", "lod", "--scenario", "1776", "--card", "13", "--faction", "british",
             "--seed", "3", "--json", "--apply", str(after))  # fmt: skip
     code, out, _ = run(capsys, *argv)
     body = json.loads(out)
     assert code == 0 and body["choice"] == "event" and body["side"] == "unshaded"
-    assert [step["rule"] for step in body["trace"]] == ["8.3.2", "8.3.6", "8.1"]
+    assert [step["rule"] for step in body["trace"]] == ["8.3.2", "8.3.6", "8.4", "8.1"]
     assert body["trace"][1]["dice"] and body["move"]["card"] == 13
     ((space, _, _),) = body["move"]["steps"][0]
     from legalis.model.coin.scenarios import load_scenario
 
-    before = load_scenario("lod", "1775").support(space)
+    before = load_scenario("lod", "1776").support(space)
     assert json.loads(after.read_text())["spaces"][space]["support"] != before
     assert run(capsys, *argv)[1] == out  # the same seed replays the same trace
 
