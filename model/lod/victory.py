@@ -38,12 +38,6 @@ __all__ = [
 ]
 
 FACTIONS = ("british", "patriots", "french", "indians")
-SIDE = {
-    "british": "royalist",
-    "indians": "royalist",
-    "patriots": "rebellion",
-    "french": "rebellion",
-}
 MARGIN_OVER = 10  # 7.2: Support or Opposition must exceed the other by more than 10
 BASE_GAP = 3  # 7.2: Patriot Forts + 3 against Villages, Villages - 3 against Forts
 # 7.1: ties go to Non-players, then the Patriots, British, French and Indians
@@ -172,10 +166,11 @@ def _factions(names: Iterable[str]) -> list[str]:
     return out
 
 
-def _lone_player(players: Iterable[str]) -> list[str]:
+def _lone_player(state: CoinState, players: Iterable[str]) -> list[str]:
     """8.8: one Faction, or the two Factions of one side."""
     chosen = sorted(set(_factions(players)))
-    if len(chosen) == 1 or (len(chosen) == 2 and SIDE[chosen[0]] == SIDE[chosen[1]]):
+    sides = {state.rules.data.faction(f).side for f in chosen}
+    if len(chosen) == 1 or (len(chosen) == 2 and len(sides) == 1):
         return chosen
     raise InputError("a lone player plays one Faction or both of one side (8.8)",
                      path="players", allowed=FACTIONS)  # fmt: skip
@@ -211,7 +206,7 @@ def one_player_check(
     'continue'
     """
     chosen = options or OnePlayerOptions()
-    humans = _lone_player(players)
+    humans = _lone_player(state, players)
     nonplayers = [f for f in FACTIONS if f not in humans]
     passing = [f for f in check_winners(state) if f in nonplayers]
     margins = _margins(state, chosen)
@@ -241,7 +236,7 @@ def one_player_final(
     >>> result.outcome, result.winner, result.lead
     ('nonplayer', 'british', 0)
     """
-    humans = _lone_player(players)
+    humans = _lone_player(state, players)
     nonplayers = [f for f in FACTIONS if f not in humans]
     margins = total_margins(state)
     best = _best_nonplayer(state, nonplayers, margins)
