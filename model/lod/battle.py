@@ -37,6 +37,7 @@ from legalis.model.lod.losses import add_losses
 
 __all__ = [
     "BattleChoice",
+    "BattleOptions",
     "BattleResult",
     "FixedDice",
     "FollowUp",
@@ -393,8 +394,10 @@ def _regulars_half(cubes: dict[str, int]) -> bool:
     return total > 0 and 2 * regulars >= total
 
 
-def _underground(state: CoinState, choice: BattleChoice, side: str, whole: bool = False) -> bool:
-    if not whole and not _units_in_play(_fighting(state, choice, side), side):
+def _underground(
+    state: CoinState, choice: BattleChoice, side: str, whole_side: bool = False
+) -> bool:
+    if not whole_side and not _units_in_play(_fighting(state, choice, side), side):
         return False
     return state.pieces(choice.space, UNITS[side], "underground") > 0
 
@@ -409,18 +412,18 @@ def _defender_loss_modifiers(
     space, side = choice.space, SIDES[choice.attacker]
     enemy = _other(side)
     factions = attacking_factions(state, choice)
-    whole = options.attacker_modifiers == "whole_side"
+    whole_side = options.attacker_modifiers == "whole_side"
     rule = "3.6.5"
     out: list[Modifier] = []
-    cubes = (
-        _cubes_counted(state, choice, side) if options.regular_share == "counted"
-        else {c: state.pieces(space, c) for c in CUBES[side]}
-    )  # fmt: skip
+    if options.regular_share == "counted":
+        cubes = _cubes_counted(state, choice, side)
+    else:
+        cubes = {cube: state.pieces(space, cube) for cube in CUBES[side]}
     if _regulars_half(cubes):
         out.append(Modifier("at least half Attacking cubes are Regulars", 1, rule))
-    if _underground(state, choice, side, whole):
+    if _underground(state, choice, side, whole_side):
         out.append(Modifier("an Attacking piece is Underground", 1, rule))
-    if _leaders_here(state, space, SIDE_FACTIONS[side] if whole else factions):
+    if _leaders_here(state, space, SIDE_FACTIONS[side] if whole_side else factions):
         out.append(Modifier("an Attacking Leader is present", 1, rule))
     if "french" in factions and state.leader("Lauzun") == space:
         out.append(Modifier("the French attack with Lauzun", 1, rule))
@@ -542,6 +545,7 @@ def _win_the_day(
     removed: list[Removal],
     log: list[str],
     options: BattleOptions,
+    participants: tuple[str, ...],
 ) -> tuple[str | None, bool, list[tuple[str, int]], list[FollowUp]]:
     space = choice.space
     attacker = SIDES[choice.attacker]
@@ -549,7 +553,9 @@ def _win_the_day(
     lost = {side: sum(r.count for r in removed if r.side == side) for side in SIDE_FACTIONS}
     scope: dict[str, tuple[str, ...]] = {side: SIDE_FACTIONS[side] for side in SIDE_FACTIONS}
     if options.elimination_scope == "participating":
-        scope[attacker] = attacking_factions(state, choice)
+        # The Factions that fought, fixed when the Battle began: the Indians stay
+        # participants after losing their last War Party, so a Village of theirs counts.
+        scope[attacker] = participants
     gone = {side: _eliminated(state, space, scope[side], side) for side in SIDE_FACTIONS}
     winner: str | None
     if gone[attacker] and gone[defender]:
@@ -621,6 +627,8 @@ def resolve_battle(
     options: BattleOptions | None = None,
 ) -> BattleResult:
     """Fight one Battle (3.6) and return what happened; ``state`` is not changed.
+    ``options`` picks the readings of the unclear rules (:class:`BattleOptions`; the
+    recorded defaults when ``None``).
 
     Raises
     ------
@@ -634,9 +642,11 @@ def resolve_battle(
     space = choice.space
     attacker = SIDES[choice.attacker]
     defender = _other(attacker)
+    chosen = options or BattleOptions()
+    participants = attacking_factions(state, choice)
     log = [
         f"3.6.1: {choice.attacker} attacks in {space} with "
-        f"{', '.join(attacking_factions(state, choice))}; "
+        f"{', '.join(participants)}; "
         f"{defending_chooser(state, space, choice.attacker)} chooses for the {defender}"
     ]
     for side, n in ((attacker, choice.activate_attacker), (defender, choice.activate_defender)):
@@ -646,7 +656,6 @@ def resolve_battle(
     forces = (force_level(after, choice, attacker), force_level(after, choice, defender))
     log.append(f"3.6.3: Force Levels {attacker} {forces[0]}, {defender} {forces[1]}")
     dice_a = _dice(forces[0], rng)
-    chosen = options or BattleOptions()
     mods_d = _defender_loss_modifiers(after, choice, chosen)
     dice_d = _dice(forces[1], rng)
     mods_a = _attacker_loss_modifiers(after, choice)
@@ -659,11 +668,13 @@ def resolve_battle(
         log.append(f"3.6.4: {who} rolls {list(dice)} (total {sum(dice)})")
         log.extend(f"{m.rule}: {m.name}: {m.value:+d}" for m in mods)
         log.append(f"3.6.4: {_other(who)} Loss Level {loss}")
-    pool = (attacking_factions(state, choice) if chosen.removal_pool == "participating"
-            else SIDE_FACTIONS[attacker])  # fmt: skip
+    # 3.6.7 "own pieces": the attacker's removal pool is an option; the defender
+    # always removes from its whole side, since every defending piece defends.
+    whole_side = chosen.removal_pool == "whole_side"
+    pool = SIDE_FACTIONS[attacker] if whole_side else participants
     removed = _remove(after, space, attacker, pool, False, attacker_loss, log)
     removed += _remove(after, space, defender, SIDE_FACTIONS[defender], True, defender_loss, log)
-    winner, won, shifts, follow = _win_the_day(after, choice, removed, log, chosen)
+    winner, won, shifts, follow = _win_the_day(after, choice, removed, log, chosen, participants)
     return BattleResult(
         state=after,
         attacker_side=attacker,

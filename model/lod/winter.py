@@ -1,6 +1,7 @@
-"""Liberty or Death Winter Quarters phases that involve no choice: the Resources
-Phase (6.3), the Leader Change (6.5.1) and the Reset Phase (6.7). Each returns a
-new state and a log naming the rule of each step.
+"""Liberty or Death Winter Quarters phases: the Resources Phase (6.3), the Leader
+Change (6.5.1) and the Reset Phase (6.7), which involve no choice, and the
+Desertion Phase (6.6), whose choices are legal-move views. Each returns a new
+state and a log naming the rule of each step.
 
 >>> from legalis.model.coin.scenarios import load_scenario
 >>> state = load_scenario("lod", "1775")
@@ -13,10 +14,26 @@ new state and a log naming the rule of each step.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass
+
 from legalis.model.coin.state import CoinState
+from legalis.model.core.multisets import SubMultisets
+from legalis.model.core.views import MoveView, Refusal
+from legalis.model.errors import IllegalMoveError
 from legalis.model.lod.battle import WEST_INDIES
 
-__all__ = ["LEADER_SUCCESSION", "leader_change", "reset_phase", "resources_phase"]
+__all__ = [
+    "LEADER_SUCCESSION",
+    "Desertion",
+    "apply_desertion",
+    "desertion_refusal",
+    "desertion_steps",
+    "desertion_view",
+    "leader_change",
+    "reset_phase",
+    "resources_phase",
+]
 
 WEST_INDIES_BONUS = 5  # 6.3.1, 6.3.4: +5 for Controlling the West Indies
 # 6.5.1: the Leader Change Summary, by Faction
@@ -151,4 +168,152 @@ def reset_phase(state: CoinState) -> tuple[CoinState, list[str]]:
             if active:
                 new.flip(space, piece, active, "active", "underground")
     log.append("6.7: every Militia and War Party Underground")
+    return new, log
+
+
+# ---------------------------------------------------------------------- 6.6 Desertion
+
+DESERTION_SHARE = 5  # 6.6: one in five, rounded down
+# 6.6.1, 6.6.2: the piece, the Faction choosing the first to desert, the one choosing
+# the rest
+DESERTERS = (
+    ("militia", "indians", "patriots", "6.6.1"),
+    ("continental", "indians", "patriots", "6.6.1"),
+    ("tory", "french", "british", "6.6.2"),
+)
+_KINDS = {"militia": ("militia:underground", "militia:active")}
+
+
+@dataclass(frozen=True)
+class Desertion:
+    """One step of the Desertion Phase: the Faction choosing, the piece type, and
+    the pieces removed (``removed``: space, kind, number, sorted; a Militia's kind
+    names its status)."""
+
+    chooser: str
+    piece: str
+    removed: tuple[tuple[str, str, int], ...]
+
+    def to_json(self) -> dict[str, object]:
+        return {"chooser": self.chooser, "piece": self.piece,
+                "removed": [list(r) for r in self.removed]}  # fmt: skip
+
+
+def desertion_steps(state: CoinState) -> list[tuple[str, str, int, str]]:
+    """6.6: who chooses how many of which pieces, in order: (Faction, piece, number,
+    rule). One in five Militia, Continentals and Tories on the map desert; the
+    Indians choose the first Militia and first Continental, the French the first
+    Tory, and the owners the rest.
+
+    >>> state = CoinState.new("lod")
+    >>> state.move_pieces("Available", "Virginia", "militia", 11)
+    >>> desertion_steps(state)
+    [('indians', 'militia', 1, '6.6.1'), ('patriots', 'militia', 1, '6.6.1')]
+    """
+    steps = []
+    for piece, first, rest, rule in DESERTERS:
+        due = sum(state.pieces(s, piece) for s in state.rules.spaces) // DESERTION_SHARE
+        if due:
+            steps.append((first, piece, 1, rule))
+        if due > 1:
+            steps.append((rest, piece, due - 1, rule))
+    return steps
+
+
+def _bins(state: CoinState, piece: str) -> dict[tuple[str, str], int]:
+    bins: dict[tuple[str, str], int] = {}
+    for space in state.rules.spaces:
+        for kind in _KINDS.get(piece, (piece,)):
+            name, _, status = kind.partition(":")
+            n = state.pieces(space, name, status or None)
+            if n:
+                bins[(space, kind)] = n
+    return bins
+
+
+class _DesertionView(MoveView[Desertion]):
+    """Every way for ``chooser`` to remove ``n`` of ``piece`` from the map, counted
+    and ranked as sub-multisets of the pieces by space and status."""
+
+    def __init__(self, state: CoinState, chooser: str, piece: str, n: int) -> None:
+        self.state, self.chooser, self.piece, self.n = state, chooser, piece, n
+        self.picks = SubMultisets(_bins(state, piece), n, n)
+
+    def count(self) -> int:
+        return self.picks.count()
+
+    def nth(self, index: int) -> Desertion:
+        chosen = self.picks.nth(index)
+        tally: dict[tuple[str, str], int] = {}
+        for key in chosen:
+            tally[key] = tally.get(key, 0) + 1
+        removed = tuple(sorted((space, kind, k) for (space, kind), k in tally.items()))
+        return Desertion(self.chooser, self.piece, removed)
+
+    def __iter__(self) -> Iterator[Desertion]:
+        for index in range(self.count()):
+            yield self.nth(index)
+
+    def refusal(self, move: object) -> Refusal | None:
+        return desertion_refusal(self.state, move, self.chooser, self.piece, self.n)
+
+
+def desertion_view(state: CoinState, chooser: str, piece: str, n: int) -> MoveView[Desertion]:
+    """The legal choices of one Desertion step (:func:`desertion_steps`).
+
+    >>> state = CoinState.new("lod")
+    >>> state.move_pieces("Available", "Virginia", "tory", 3)
+    >>> state.move_pieces("Available", "Boston", "tory", 2)
+    >>> sorted(m.removed for m in desertion_view(state, "french", "tory", 1))
+    [(('Boston', 'tory', 1),), (('Virginia', 'tory', 1),)]
+    """
+    return _DesertionView(state, chooser, piece, n)
+
+
+def desertion_refusal(
+    state: CoinState, move: object, chooser: str, piece: str, n: int
+) -> Refusal | None:
+    """``None`` if ``move`` is this Desertion step done legally, else why not.
+
+    >>> state = CoinState.new("lod")
+    >>> desertion_refusal(state, Desertion("french", "tory", (("Boston", "tory", 1),)),
+    ...                   "french", "tory", 1).rule
+    '6.6.2'
+    """
+    rule = "6.6.1" if piece in ("militia", "continental") else "6.6.2"
+    if not isinstance(move, Desertion) or (move.chooser, move.piece) != (chooser, piece):
+        return Refusal(f"the {chooser} choose {piece} to desert now", rule)
+    if sum(k for _, _, k in move.removed) != n or any(k < 1 for _, _, k in move.removed):
+        return Refusal(f"exactly {n} {piece} desert in this step", rule)
+    if list(move.removed) != sorted(move.removed) or len({r[:2] for r in move.removed}) != len(
+        move.removed
+    ):
+        return Refusal("one entry per space and kind, sorted", rule)
+    bins = _bins(state, piece)
+    for space, kind, k in move.removed:
+        if bins.get((space, kind), 0) < k:
+            return Refusal(f"{space} has fewer than {k} {kind} on the map", rule)
+    return None
+
+
+def apply_desertion(state: CoinState, move: Desertion, n: int) -> tuple[CoinState, list[str]]:
+    """The state after one Desertion step: the pieces go to Available (6.6).
+
+    >>> state = CoinState.new("lod")
+    >>> state.move_pieces("Available", "Boston", "tory", 5)
+    >>> move = Desertion("french", "tory", (("Boston", "tory", 1),))
+    >>> after, log = apply_desertion(state, move, 1)
+    >>> after.pieces("Boston", "tory"), log[0]
+    (4, '6.6.2: the french choose 1 tory in Boston to desert')
+    """
+    refused = desertion_refusal(state, move, move.chooser, move.piece, n)
+    if refused is not None:
+        raise IllegalMoveError(refused.reason, rule=refused.rule)
+    new = state.copy()
+    rule = "6.6.1" if move.piece in ("militia", "continental") else "6.6.2"
+    log = []
+    for space, kind, k in move.removed:
+        name, _, status = kind.partition(":")
+        new.move_pieces(space, "Available", name, k, status or None)
+        log.append(f"{rule}: the {move.chooser} choose {k} {kind} in {space} to desert")
     return new, log

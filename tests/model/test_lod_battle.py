@@ -14,6 +14,8 @@ from legalis.model.errors import IllegalMoveError
 from legalis.model.lod.battle import (
     BattleChoice,
     BattleOptions,
+    BattleResult,
+    FixedDice,
     Modifier,
     Removal,
     attacking_factions,
@@ -530,77 +532,116 @@ def test_battles_conserve_pieces_and_replay(case: tuple[CoinState, BattleChoice,
 
 
 def test_removal_pool_participating_or_whole_side() -> None:
-    # 3.6.7: the Patriots attack without the French paying; their Loss Level is
-    # 3 (die) + 1 (half the defending cubes are Regulars) = 4
-    def fight(pool: str) -> dict[str, int]:
+    # 3.6.7 "own pieces": the Patriots attack in Virginia without the French paying.
+    # Patriot Force 3 (one die, a 1); British Force 3 (one die, a 3).
+    # Patriot Loss Level: 3 + 1 (3.6.6, the defending cubes are all Regulars) = 4.
+    # British Loss Level: 1 (3.6.5 gives nothing: Continentals are not Regulars) = 1.
+    def fight(pool: str) -> BattleResult:
         state = board()
         put(state, "Virginia", "continental", 3)
         put(state, "Virginia", "french_regular", 2)
         put(state, "Virginia", "british_regular", 3)
-        result = resolve_battle(state, BattleChoice("Virginia", "patriots"), Dice(1, 3),
-                                BattleOptions(removal_pool=pool))  # fmt: skip
-        assert result.loss_levels[0] == 4
-        return removed(result.removed, "rebellion")
+        options = BattleOptions(removal_pool=pool)
+        return resolve_battle(
+            state, BattleChoice("Virginia", "patriots"), FixedDice([1, 3]), options
+        )
 
-    # participating: only Continentals, two of Loss Value 2
-    assert fight("participating") == {"continental": 2}
-    # whole side: French Regulars and Continentals alternate, French first (3.6.7)
-    assert fight("whole_side") == {"french_regular": 1, "continental": 1}
+    participating, whole_side = fight("participating"), fight("whole_side")
+    for result in (participating, whole_side):
+        assert result.loss_levels == (4, 1)
+        assert removed(result.removed, "royalist") == {"british_regular": 1}
+        # 3.6.8: the Rebellion lost more pieces (2 to 1), a cube among them: one shift
+        assert (result.winner, result.shifts) == ("royalist", (("Virginia", 1),))
+    # participating: the French did not fight, so two Continentals (2 + 2) go
+    assert removed(participating.removed, "rebellion") == {"continental": 2}
+    assert participating.state.pieces("Virginia", "french_regular") == 2
+    # whole side: French Regulars then Continentals alternate, one of each (2 + 2)
+    assert removed(whole_side.removed, "rebellion") == {"french_regular": 1, "continental": 1}
+    assert whole_side.state.pieces("Virginia", "continental") == 2
 
 
 def test_elimination_scope_whole_side_or_participating() -> None:
-    # 3.6.8: the Patriots (French not paying) lose their only Continental; French
-    # Regulars and an Underground Militia stay. The defending Tories lose two
-    # (Loss Level 0 dice + Underground +1 + Washington +1), the Patriots one.
-    def fight(scope: str) -> tuple[str | None, bool]:
+    # 3.6.8: the Patriots attack (French not paying) with one Continental beside two
+    # French Regulars, an Underground Militia and Washington; three Tories defend.
+    # Patriot Force 1, Tory Force 3: the Tories roll one die, a 1, and the Patriots
+    # roll none. Patriot Loss Level: 1 (no modifier: Tories are not Regulars).
+    # Tory Loss Level: 0 + 1 (Underground Militia) + 1 (Washington) = 2.
+    def fight(scope: str) -> BattleResult:
         state = board()
         put(state, "Virginia", "continental", 1)
         put(state, "Virginia", "french_regular", 2)
         put(state, "Virginia", "militia", 1)
         put(state, "Virginia", "tory", 3)
         state.set_leader("Washington", "Virginia")
-        result = resolve_battle(state, BattleChoice("Virginia", "patriots"), Dice(1),
-                                BattleOptions(elimination_scope=scope))  # fmt: skip
-        assert removed(result.removed, "royalist") == {"tory": 2}
-        return result.winner, result.win_the_day
+        options = BattleOptions(elimination_scope=scope)
+        return resolve_battle(state, BattleChoice("Virginia", "patriots"), FixedDice([1]), options)
 
-    # whole side: the French keep the Rebellion alive; it lost fewer and wins the day
-    assert fight("whole_side") == ("rebellion", True)
-    # participating: the Patriots have only an Underground Militia left: eliminated
-    assert fight("participating") == ("royalist", False)
+    whole_side, participating = fight("whole_side"), fight("participating")
+    for result in (whole_side, participating):
+        assert result.loss_levels == (1, 2)
+        assert removed(result.removed, "rebellion") == {"continental": 1}
+        assert removed(result.removed, "royalist") == {"tory": 2}
+    # whole side: the French Regulars keep the Rebellion alive; it lost fewer pieces
+    # (1 to 2) and the Tories lost a cube and 2 pieces: one shift, doubled by Washington
+    assert (whole_side.winner, whole_side.win_the_day) == ("rebellion", True)
+    assert whole_side.shifts == (("Virginia", -2),)
+    # participating: only an Underground Militia of the Patriots is left: eliminated,
+    # so the Royalists survive and win; the Patriots lost one piece: no Win the Day
+    assert (participating.winner, participating.win_the_day) == ("royalist", False)
+    assert participating.shifts == ()
 
 
 def test_regular_share_counted_or_all_cubes() -> None:
-    # 3.6.5: one British Regular with three Tories: the Force Level counts one Tory
-    # (3.6.3), so the counted cubes are half Regulars; all the cubes are not
-    def modifiers(share: str) -> list[str]:
+    # 3.6.5: one British Regular and three Tories attack one Active Militia. The
+    # Force Level counts one Tory (3.6.3): Force 2, no dice; the Militia's Force 0.
+    # Counted cubes (a Regular and a Tory) are half Regulars; all four cubes are not.
+    def fight(share: str) -> BattleResult:
         state = board()
         put(state, "Virginia", "british_regular", 1)
         put(state, "Virginia", "tory", 3)
         put(state, "Virginia", "militia", 1, "active")
-        result = resolve_battle(state, BattleChoice("Virginia", "british"), Dice(),
-                                BattleOptions(regular_share=share))  # fmt: skip
-        return names(result.defender_loss_modifiers)
+        options = BattleOptions(regular_share=share)
+        return resolve_battle(state, BattleChoice("Virginia", "british"), FixedDice([]), options)
 
-    assert "at least half Attacking cubes are Regulars" in modifiers("counted")
-    assert "at least half Attacking cubes are Regulars" not in modifiers("all")
+    counted, every_cube = fight("counted"), fight("all")
+    # counted: Rebellion Loss Level 1, the Militia goes and the Rebellion is
+    # eliminated, so the Royalists win (no cube or Fort lost: no Win the Day)
+    assert counted.loss_levels == (0, 1)
+    assert removed(counted.removed, "rebellion") == {"militia": 1}
+    assert (counted.winner, counted.win_the_day) == ("royalist", False)
+    # all: Loss Level 0, nothing is removed, and the Defender wins the tie (3.6.8)
+    assert every_cube.loss_levels == (0, 0)
+    assert every_cube.removed == ()
+    assert (every_cube.winner, every_cube.win_the_day) == ("rebellion", False)
 
 
 def test_attacker_modifiers_participating_or_whole_side() -> None:
     # 3.6.5: the French attack without the Patriots paying, beside an Underground
-    # Militia and Washington: only the whole side's reading counts them
-    def modifiers(scope: str) -> list[str]:
+    # Militia and Washington, against a British Regular and four Tories.
+    # French Force 3 (one die, a 2); Royalist Force 5 (one die, a 1).
+    # French Loss Level: 1 (3.6.6 gives nothing: one Regular in five cubes) = 1.
+    # Royalist Loss Level: 2 + 1 (French Regulars) = 3 when only the French count;
+    # + 1 (Underground Militia) + 1 (Washington) = 5 for the whole side.
+    def fight(scope: str) -> BattleResult:
         state = board()
         put(state, "Virginia", "french_regular", 3)
         put(state, "Virginia", "militia", 1)
         put(state, "Virginia", "british_regular", 1)
+        put(state, "Virginia", "tory", 4)
         state.set_leader("Washington", "Virginia")
-        result = resolve_battle(state, BattleChoice("Virginia", "french"), Dice(2, 2, 2),
-                                BattleOptions(attacker_modifiers=scope))  # fmt: skip
-        return names(result.defender_loss_modifiers)
+        options = BattleOptions(attacker_modifiers=scope)
+        return resolve_battle(state, BattleChoice("Virginia", "french"), FixedDice([2, 1]), options)
 
-    assert "an Attacking piece is Underground" not in modifiers("participating")
-    assert "an Attacking Leader is present" not in modifiers("participating")
-    assert {"an Attacking piece is Underground", "an Attacking Leader is present"} <= set(
-        modifiers("whole_side")
-    )
+    participating, whole_side = fight("participating"), fight("whole_side")
+    assert participating.loss_levels == (1, 3)
+    assert whole_side.loss_levels == (1, 5)
+    for result in (participating, whole_side):
+        assert removed(result.removed, "rebellion") == {"french_regular": 1}
+    # 3.6.7: the Regular (2) then a Tory (1) cover 3; to cover 5, Tories follow
+    # once the Regulars are exhausted
+    assert removed(participating.removed, "royalist") == {"british_regular": 1, "tory": 1}
+    assert removed(whole_side.removed, "royalist") == {"british_regular": 1, "tory": 3}
+    # 3.6.8: the Rebellion wins either way; 2 losses give one shift, 4 give two,
+    # and Washington doubles them, capped by Active Opposition in Virginia
+    assert participating.shifts == (("Virginia", -2),)
+    assert whole_side.shifts == (("Virginia", -2),)
