@@ -1,6 +1,6 @@
 """Liberty or Death Winter Quarters phases: the Resources Phase (6.3), the Leader
-Change (6.5.1) and the Reset Phase (6.7), which involve no choice, and the
-Desertion Phase (6.6), whose choices are legal-move views. Each returns a new
+Change (6.5.1) and the Reset Phase (6.7), which involve no choice, and the Support
+(6.4) and Desertion (6.6) Phases, whose choices are legal-move views. Each returns a new
 state and a log naming the rule of each step.
 
 >>> from legalis.model.coin.scenarios import load_scenario
@@ -20,19 +20,24 @@ from dataclasses import dataclass
 from legalis.model.coin.state import CoinState
 from legalis.model.core.multisets import SubMultisets
 from legalis.model.core.views import MoveView, Refusal
-from legalis.model.errors import IllegalMoveError
+from legalis.model.errors import IllegalMoveError, InputError
 from legalis.model.lod.battle import WEST_INDIES
 
 __all__ = [
     "LEADER_SUCCESSION",
     "Desertion",
+    "SupportSpending",
     "apply_desertion",
+    "apply_support_spending",
     "desertion_refusal",
     "desertion_steps",
     "desertion_view",
     "leader_change",
     "reset_phase",
     "resources_phase",
+    "support_options",
+    "support_spending_refusal",
+    "support_view",
 ]
 
 WEST_INDIES_BONUS = 5  # 6.3.1, 6.3.4: +5 for Controlling the West Indies
@@ -316,4 +321,214 @@ def apply_desertion(state: CoinState, move: Desertion, n: int) -> tuple[CoinStat
         name, _, status = kind.partition(":")
         new.move_pieces(space, "Available", name, k, status or None)
         log.append(f"{rule}: the {move.chooser} choose {k} {kind} in {space} to desert")
+    return new, log
+
+
+# ---------------------------------------------------------------------- 6.4 Support
+
+SUPPORT_MOST_LEVELS = 2  # 6.4.1, 6.4.2: at most two levels per space
+# 6.4.1 Reward Loyalty (British) and 6.4.2 Committees of Correspondence (Patriots):
+# the markers each Resource removes first, and the direction of the shift
+SUPPORT_ACTIONS = {
+    "british": (("propaganda", "raid"), 1, "6.4.1"),
+    "patriots": (("raid",), -1, "6.4.2"),
+}
+Spend = tuple[tuple[tuple[str, str, int], ...], int, int]  # markers removed, levels, cost
+
+
+@dataclass(frozen=True)
+class SupportSpending:
+    """The British Reward Loyalty or the Patriots' Committees of Correspondence in
+    one Support Phase: the markers removed (space, marker, number) and the levels
+    shifted (space, levels), both sorted. Each costs one Resource."""
+
+    faction: str
+    removed: tuple[tuple[str, str, int], ...] = ()
+    shifted: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def cost(self) -> int:
+        return sum(n for _, _, n in self.removed) + sum(n for _, n in self.shifted)
+
+    def to_json(self) -> dict[str, object]:
+        return {"faction": self.faction, "removed": [list(r) for r in self.removed],
+                "shifted": [list(s) for s in self.shifted]}  # fmt: skip
+
+
+def _support_eligible(state: CoinState, faction: str, space: str) -> bool:
+    """6.4.1: British Control with a British Regular and a Tory; 6.4.2: Rebellion
+    Control with a Patriot piece."""
+    if faction == "british":
+        return (state.control(space) == "british" and state.pieces(space, "british_regular") > 0
+                and state.pieces(space, "tory") > 0)  # fmt: skip
+    return state.control(space) == "rebellion" and state.faction_pieces(space, "patriots") > 0
+
+
+def _room(state: CoinState, faction: str, space: str) -> int:
+    if not state.can_have_support(space):
+        return 0
+    value = state.support_value(space)
+    room = 2 - value if SUPPORT_ACTIONS[faction][1] > 0 else value + 2
+    return min(SUPPORT_MOST_LEVELS, room)
+
+
+def support_options(state: CoinState, faction: str, space: str) -> list[Spend]:
+    """Every way to spend in one space (6.4.1, 6.4.2): each Resource removes a marker
+    (the Faction picks which) and, once none is left, shifts a level, at most two.
+
+    >>> state = CoinState.new("lod")
+    >>> state.move_pieces("Available", "Virginia", "militia", 1)
+    >>> state.add_marker("Virginia", "raid")
+    >>> [(removed, levels) for removed, levels, _ in support_options(state, "patriots",
+    ...                                                               "Virginia")]
+    [((('Virginia', 'raid', 1),), 0), ((('Virginia', 'raid', 1),), 1), \
+((('Virginia', 'raid', 1),), 2)]
+    """
+    if not _support_eligible(state, faction, space):
+        return []
+    kinds = SUPPORT_ACTIONS[faction][0]
+    have = {m: state.markers(space, m) for m in kinds}
+    markers = sum(have.values())
+    found: list[Spend] = []
+    for taken in _marker_picks(space, kinds, have):
+        k = sum(n for _, _, n in taken)
+        if k and k < markers:
+            found.append((taken, 0, k))
+    everything = tuple((space, m, have[m]) for m in kinds if have[m])
+    for levels in range(_room(state, faction, space) + 1):
+        if markers + levels:
+            found.append((everything, levels, markers + levels))
+    return found
+
+
+def _marker_picks(
+    space: str, kinds: tuple[str, ...], have: dict[str, int]
+) -> list[tuple[tuple[str, str, int], ...]]:
+    picks: list[tuple[tuple[str, str, int], ...]] = [()]
+    for kind in kinds:
+        picks = [(*p, *(((space, kind, n),) if n else ())) for p in picks
+                 for n in range(have[kind] + 1)]  # fmt: skip
+    return picks
+
+
+class _SupportView(MoveView[SupportSpending]):
+    """Every Support Phase spending of one Faction within its Resources (nothing
+    spent included), counted over spaces by Resources spent and ranked the same way."""
+
+    def __init__(self, state: CoinState, faction: str) -> None:
+        self.state, self.faction = state, faction
+        self.budget = state.track(f"{faction}_resources")
+        self.options = [
+            (space, support_options(state, faction, space)) for space in sorted(state.rules.spaces)
+        ]
+        self.options = [(s, o) for s, o in self.options if o]
+        self._memo: dict[tuple[int, int], int] = {}
+
+    def _ways(self, at: int, spent: int) -> int:
+        if spent > self.budget:
+            return 0
+        if at == len(self.options):
+            return 1
+        key = (at, spent)
+        if key not in self._memo:
+            total = self._ways(at + 1, spent)
+            for _, _, cost in self.options[at][1]:
+                total += self._ways(at + 1, spent + cost)
+            self._memo[key] = total
+        return self._memo[key]
+
+    def count(self) -> int:
+        return self._ways(0, 0)
+
+    def nth(self, index: int) -> SupportSpending:
+        if not 0 <= index < self.count():
+            raise IndexError(index)
+        removed: list[tuple[str, str, int]] = []
+        shifted: list[tuple[str, int]] = []
+        spent = 0
+        for at, (space, options) in enumerate(self.options):
+            for option in (None, *options):
+                cost = 0 if option is None else option[2]
+                ways = self._ways(at + 1, spent + cost)
+                if index < ways:
+                    if option is not None:
+                        removed += option[0]
+                        if option[1]:
+                            shifted.append((space, option[1]))
+                    spent += cost
+                    break
+                index -= ways
+        return SupportSpending(self.faction, tuple(sorted(removed)), tuple(sorted(shifted)))
+
+    def __iter__(self) -> Iterator[SupportSpending]:
+        for index in range(self.count()):
+            yield self.nth(index)
+
+    def refusal(self, move: object) -> Refusal | None:
+        return support_spending_refusal(self.state, move)
+
+
+def support_view(state: CoinState, faction: str) -> MoveView[SupportSpending]:
+    """The legal Reward Loyalty (British) or Committees of Correspondence (Patriots)
+    spendings of a Support Phase (6.4), nothing spent included.
+
+    >>> state = CoinState.new("lod")
+    >>> state.set_track("british_resources", 1)
+    >>> state.move_pieces("Available", "Virginia", "british_regular", 1)
+    >>> state.move_pieces("Available", "Virginia", "tory", 1)
+    >>> [m.shifted for m in support_view(state, "british")]
+    [(), (('Virginia', 1),)]
+    """
+    if faction not in SUPPORT_ACTIONS:
+        raise InputError(f"no Support Phase spending for {faction!r}", path="faction",
+                         allowed=sorted(SUPPORT_ACTIONS))  # fmt: skip
+    return _SupportView(state, faction)
+
+
+def support_spending_refusal(state: CoinState, move: object) -> Refusal | None:
+    """``None`` if ``move`` is a legal Support Phase spending, else why not."""
+    if not isinstance(move, SupportSpending) or move.faction not in SUPPORT_ACTIONS:
+        return Refusal("a Reward Loyalty or Committees of Correspondence spending", "6.4")
+    rule = SUPPORT_ACTIONS[move.faction][2]
+    spaces = sorted({s for s, _, _ in move.removed} | {s for s, _ in move.shifted})
+    for space in spaces:
+        mine = (tuple(r for r in move.removed if r[0] == space),
+                dict(move.shifted).get(space, 0))  # fmt: skip
+        if mine not in [(taken, levels) for taken, levels, _ in
+                        support_options(state, move.faction, space)]:  # fmt: skip
+            return Refusal(f"{space}: not a way to spend there", rule)
+    if tuple(sorted(move.removed)) != move.removed or tuple(sorted(move.shifted)) != move.shifted:
+        return Refusal("entries sorted", rule)
+    if move.cost > state.track(f"{move.faction}_resources"):
+        return Refusal(f"it costs {move.cost}; the {move.faction} have "
+                       f"{state.track(f'{move.faction}_resources')}", rule)  # fmt: skip
+    return None
+
+
+def apply_support_spending(state: CoinState, move: SupportSpending) -> tuple[CoinState, list[str]]:
+    """The state after a Support Phase spending: Resources paid, markers off, levels
+    shifted.
+
+    >>> state = CoinState.new("lod")
+    >>> state.set_track("patriots_resources", 2)
+    >>> state.move_pieces("Available", "Virginia", "militia", 1)
+    >>> move = SupportSpending("patriots", shifted=(("Virginia", 2),))
+    >>> after, _ = apply_support_spending(state, move)
+    >>> after.support("Virginia"), after.track("patriots_resources")
+    ('active_opposition', 0)
+    """
+    refused = support_spending_refusal(state, move)
+    if refused is not None:
+        raise IllegalMoveError(refused.reason, rule=refused.rule)
+    _, direction, rule = SUPPORT_ACTIONS[move.faction]
+    new = state.copy()
+    track = f"{move.faction}_resources"
+    new.set_track(track, new.track(track) - move.cost)
+    log = [f"{rule}: the {move.faction} spend {move.cost}"]
+    for space, marker, n in move.removed:
+        new.take_marker(space, marker, n)
+        log.append(f"{rule}: {n} {marker} marker(s) off {space}")
+    for space, levels in move.shifted:
+        after = new.shift_support(space, direction * levels)
+        log.append(f"{rule}: {space} shifted {levels} level(s) to {after}")
     return new, log
