@@ -25,6 +25,7 @@ from legalis.model.lod.battle import WEST_INDIES
 
 __all__ = [
     "LEADER_SUCCESSION",
+    "REDEPLOYMENT_ORDER",
     "Desertion",
     "SupportSpending",
     "apply_desertion",
@@ -33,6 +34,8 @@ __all__ = [
     "desertion_steps",
     "desertion_view",
     "leader_change",
+    "leader_redeployments",
+    "redeploy_leader",
     "reset_phase",
     "resources_phase",
     "support_options",
@@ -136,6 +139,53 @@ def leader_change(state: CoinState, faction: str) -> tuple[CoinState, list[str]]
     new.set_leader(current, None)
     new.set_leader(successor, where)
     return new, [f"6.5.1: {successor} replaces {current} ({where})"]
+
+
+# 6.5.2: the order in which the Factions redeploy their Leaders
+REDEPLOYMENT_ORDER = ("indians", "french", "british", "patriots")
+
+
+def leader_redeployments(state: CoinState, faction: str) -> list[str]:
+    """6.5.2: where the Faction may redeploy its Leader: a space with its pieces, or
+    Available; staying put is always allowed. Empty when it has no Leader in play.
+
+    >>> state = CoinState.new("lod")
+    >>> state.set_leader("Washington", "Massachusetts")
+    >>> state.move_pieces("Available", "Virginia", "militia", 1)
+    >>> leader_redeployments(state, "patriots")
+    ['Available', 'Massachusetts', 'Virginia']
+    """
+    leader = _current(state, faction)
+    if leader is None:
+        return []
+    here = {s for s in state.rules.spaces if state.faction_pieces(s, faction)}
+    return sorted(here | {"Available", str(state.leader(leader))})
+
+
+def redeploy_leader(
+    state: CoinState, faction: str, destination: str
+) -> tuple[CoinState, list[str]]:
+    """6.5.2: the Faction's Leader to ``destination`` (one of
+    :func:`leader_redeployments`); anything else raises :class:`IllegalMoveError`.
+
+    >>> state = CoinState.new("lod")
+    >>> state.set_leader("Brant", "Quebec")
+    >>> state.move_pieces("Available", "Northwest", "war_party", 2)
+    >>> redeploy_leader(state, "indians", "Northwest")[0].leader("Brant")
+    'Northwest'
+    """
+    allowed = leader_redeployments(state, faction)
+    if destination not in allowed:
+        raise IllegalMoveError(
+            f"the {faction} Leader may go to a space with {faction} pieces or Available, "
+            f"not {destination}",
+            rule="6.5.2",
+        )
+    new = state.copy()
+    leader = _current(state, faction)
+    assert leader is not None  # leader_redeployments is empty without one
+    new.set_leader(leader, destination)
+    return new, [f"6.5.2: {leader} redeployed to {destination}"]
 
 
 def reset_phase(state: CoinState) -> tuple[CoinState, list[str]]:

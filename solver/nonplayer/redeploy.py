@@ -1,0 +1,87 @@
+"""Non-player Leader Redeployment (6.5.2): the British Leader to the space with
+most British Regulars (8.4.9), Washington to the space with most Continentals
+(8.5.6), the French Leader to a space with French Regulars and Continentals, most
+French Regulars first (8.6.9), Brant or Dragging Canoe to the space with most War
+Parties and Cornplanter to a Neutral or Passive Province with two or more War
+Parties and room for a Village (8.7.7). Ties by the Random Spaces table (8.2).
+
+>>> from legalis.model.core.randomness import LoggedRandom
+>>> state = CoinState.new("lod")
+>>> state.set_leader("Washington", "Massachusetts")
+>>> state.move_pieces("Available", "Virginia", "continental", 3)
+>>> nonplayer_redeploy(state, "patriots", LoggedRandom(0), Trace())
+'Virginia'
+"""
+
+from __future__ import annotations
+
+from legalis.model.coin.limits import stacking_room
+from legalis.model.coin.state import CoinState
+from legalis.model.core.randomness import LoggedRandom
+from legalis.model.lod.winter import REDEPLOYMENT_ORDER, leader_redeployments, redeploy_leader
+from legalis.solver.nonplayer.spaces import Priority, select_spaces
+from legalis.solver.nonplayer.trace import Trace
+
+__all__ = ["nonplayer_redeploy", "nonplayer_redeployments"]
+
+
+def _most(piece: str, rule: str, name: str) -> Priority:
+    return Priority(name, lambda s, x: s.pieces(x, piece) > 0,
+                    lambda s, x: s.pieces(x, piece), rule=rule)  # fmt: skip
+
+
+def _priorities(state: CoinState, faction: str) -> list[Priority]:
+    if faction == "british":
+        return [_most("british_regular", "8.4.9", "most British Regulars")]
+    if faction == "patriots":
+        return [_most("continental", "8.5.6", "most Continentals")]
+    if faction == "french":
+        return [
+            Priority("French Regulars and Continentals, most French Regulars",
+                     lambda s, x: s.pieces(x, "french_regular") > 0
+                     and s.pieces(x, "continental") > 0,
+                     lambda s, x: s.pieces(x, "french_regular"), rule="8.6.9"),
+            _most("french_regular", "8.6.9", "most French Regulars"),
+        ]  # fmt: skip
+    most_war_parties = _most("war_party", "8.7.7", "most War Parties")
+    if state.leader("Cornplanter") is None:
+        return [most_war_parties]
+    board = state.rules.map
+    return [
+        Priority("a Neutral or Passive Province, two War Parties, room for a Village",
+                 lambda s, x: board.is_province(x)
+                 and s.support(x) in ("neutral", "passive_support", "passive_opposition")
+                 and s.pieces(x, "war_party") >= 2 and stacking_room(s, x) >= 1,
+                 rule="8.7.7"),
+        most_war_parties,
+    ]  # fmt: skip
+
+
+def nonplayer_redeploy(state: CoinState, faction: str, rng: LoggedRandom, trace: Trace) -> str:
+    """Where the Non-player ``faction`` redeploys its Leader: the paragraph's first
+    priority with a candidate; where none has one, the Leader stays."""
+    allowed = [s for s in leader_redeployments(state, faction) if s != "Available"]
+    if not allowed:
+        return "Available"
+    chosen = select_spaces(state, allowed, _priorities(state, faction), 1, rng, trace)
+    if chosen:
+        return chosen[0]
+    leaders = [leader.name for leader in state.rules.data.leaders if leader.faction == faction]
+    here = next(str(state.leader(n)) for n in leaders if state.leader(n) is not None)
+    trace.step("6.5.2", "no priority applies: the Leader stays", allowed, here)
+    return here
+
+
+def nonplayer_redeployments(
+    state: CoinState, nonplayers: set[str], rng: LoggedRandom, trace: Trace
+) -> tuple[CoinState, list[str]]:
+    """6.5.2 for every Non-player with a Leader, in the order Indians, French,
+    British, Patriots."""
+    log: list[str] = []
+    for faction in REDEPLOYMENT_ORDER:
+        if faction in nonplayers and leader_redeployments(state, faction):
+            state, lines = redeploy_leader(
+                state, faction, nonplayer_redeploy(state, faction, rng, trace)
+            )
+            log += lines
+    return state, log
