@@ -41,6 +41,8 @@ __all__ = [
     "SpecialResult",
     "apply_special",
     "available_special_activities",
+    "blockade_layouts",
+    "layout_refusal",
     "special_refusal",
     "special_view",
 ]
@@ -729,11 +731,38 @@ def _french_naval_moves(
     total = sum(state.markers(c, "blockade") for c in cities)
     if not total:
         return []
+    return [
+        SpecialActivity(faction, name, command, option="rearrange", layout=layout)
+        for layout in blockade_layouts(cities, total)
+    ]
+
+
+def blockade_layouts(cities: Sequence[str], total: int) -> list[tuple[tuple[str, int], ...]]:
+    """Every way to put ``total`` Blockades on ``cities`` (several on one City
+    allowed), each as sorted (City, number) entries.
+
+    >>> blockade_layouts(["Boston", "Norfolk"], 2)
+    [(('Boston', 2),), (('Boston', 1), ('Norfolk', 1)), (('Norfolk', 2),)]
+    """
     found = []
     for chosen in combinations_with_replacement(sorted(cities), total):
-        layout = tuple(sorted((c, chosen.count(c)) for c in set(chosen)))
-        found.append(SpecialActivity(faction, name, command, option="rearrange", layout=layout))
+        found.append(tuple(sorted((c, chosen.count(c)) for c in set(chosen))))
     return found
+
+
+def layout_refusal(
+    layout: tuple[tuple[str, int], ...], cities: Sequence[str], total: int, rule: str
+) -> Refusal | None:
+    """``None`` if ``layout`` puts exactly ``total`` Blockades on ``cities``, one
+    sorted entry per City, else why not."""
+    if (
+        tuple(sorted(layout)) != layout
+        or len({c for c, _ in layout}) != len(layout)
+        or any(c not in cities or n < 1 for c, n in layout)
+        or sum(n for _, n in layout) != total
+    ):
+        return Refusal(f"place all {total} Blockade(s) on Cities, one sorted entry each", rule)
+    return None
 
 
 def _french_naval_refusal(state: CoinState, move: SpecialActivity) -> Refusal | None:
@@ -750,15 +779,7 @@ def _french_naval_refusal(state: CoinState, move: SpecialActivity) -> Refusal | 
         return Refusal("no Squadron in the West Indies and no Blockade on a City", "4.5.3")
     if move.option != "rearrange" or move.spaces:
         return Refusal("no Squadron in the West Indies: rearrange the Blockades", "4.5.3")
-    if (
-        tuple(sorted(move.layout)) != move.layout
-        or len({c for c, _ in move.layout}) != len(move.layout)
-        or any(c not in cities or n < 1 for c, n in move.layout)
-        or sum(n for _, n in move.layout) != on_cities
-    ):
-        return Refusal(f"place all {on_cities} Blockade(s) on Cities, one sorted entry each",
-                       "4.5.3")  # fmt: skip
-    return None
+    return layout_refusal(move.layout, sorted(cities), on_cities, "4.5.3")
 
 
 def _french_naval(

@@ -22,19 +22,24 @@ from legalis.model.core.multisets import SubMultisets
 from legalis.model.core.views import MoveView, Refusal
 from legalis.model.errors import IllegalMoveError, InputError
 from legalis.model.lod.battle import WEST_INDIES
+from legalis.model.lod.special import blockade_layouts, layout_refusal
 
 __all__ = [
     "LEADER_SUCCESSION",
     "REDEPLOYMENT_ORDER",
     "Desertion",
+    "NavalWithdrawal",
     "SupportSpending",
     "apply_desertion",
+    "apply_naval_withdrawal",
     "apply_support_spending",
     "desertion_refusal",
     "desertion_steps",
     "desertion_view",
     "leader_change",
     "leader_redeployments",
+    "naval_withdrawal_refusal",
+    "naval_withdrawals",
     "redeploy_leader",
     "reset_phase",
     "resources_phase",
@@ -186,6 +191,89 @@ def redeploy_leader(
     assert leader is not None  # leader_redeployments is empty without one
     new.set_leader(leader, destination)
     return new, [f"6.5.2: {leader} redeployed to {destination}"]
+
+
+@dataclass(frozen=True)
+class NavalWithdrawal:
+    """6.5.4 after the Treaty of Alliance: the City whose Blockade goes to the West
+    Indies (None when no City has one) and the remaining Blockades rearranged on the
+    Cities (``layout``: City, number, sorted)."""
+
+    withdrawn: str | None = None
+    layout: tuple[tuple[str, int], ...] = ()
+
+
+def _blockades_on_cities(state: CoinState) -> dict[str, int]:
+    cities = state.rules.map.of_type("City")
+    return {c: state.markers(c, "blockade") for c in cities if state.markers(c, "blockade")}
+
+
+def naval_withdrawals(state: CoinState) -> list[NavalWithdrawal]:
+    """6.5.4: every way to withdraw a Blockade and rearrange the rest; none before
+    the Treaty of Alliance.
+
+    >>> state = CoinState.new("lod")
+    >>> state.set_flag("toa_played")
+    >>> state.move_marker("Unavailable", "Boston", "blockade", 2)
+    >>> [(m.withdrawn, m.layout) for m in naval_withdrawals(state)][:2]
+    [('Boston', (('Boston', 1),)), ('Boston', (('Charles Town', 1),))]
+    """
+    if not state.flag("toa_played"):
+        return []
+    on = _blockades_on_cities(state)
+    if not on:
+        return [NavalWithdrawal()]
+    cities = state.rules.map.of_type("City")
+    rest = sum(on.values()) - 1
+    return [
+        NavalWithdrawal(city, layout)
+        for city in sorted(on)
+        for layout in (blockade_layouts(cities, rest) if rest else [()])
+    ]
+
+
+def naval_withdrawal_refusal(state: CoinState, move: object) -> Refusal | None:
+    """``None`` if ``move`` is a legal 6.5.4 step, else why not."""
+    if not state.flag("toa_played"):
+        return Refusal("no French Naval Intervention step before the Treaty of Alliance", "6.5.4")
+    if not isinstance(move, NavalWithdrawal):
+        return Refusal("a NavalWithdrawal", "6.5.4")
+    on = _blockades_on_cities(state)
+    if not on:
+        return None if move == NavalWithdrawal() else Refusal("no Blockade on a City", "6.5.4")
+    if move.withdrawn not in on:
+        return Refusal("one Blockade goes from a Blockaded City to the West Indies", "6.5.4")
+    cities = state.rules.map.of_type("City")
+    return layout_refusal(move.layout, cities, sum(on.values()) - 1, "6.5.4")
+
+
+def apply_naval_withdrawal(state: CoinState, move: NavalWithdrawal) -> tuple[CoinState, list[str]]:
+    """6.5.4: FNI one level lower, one Blockade to the West Indies, the rest as laid.
+
+    >>> state = CoinState.new("lod")
+    >>> state.set_flag("toa_played")
+    >>> state.set_track("fni", 1)
+    >>> state.move_marker("Unavailable", "Boston", "blockade", 1)
+    >>> after, _ = apply_naval_withdrawal(state, NavalWithdrawal("Boston"))
+    >>> after.track("fni"), after.markers("West Indies", "blockade"), after.markers("Boston",
+    ...                                                                            "blockade")
+    (0, 1, 0)
+    """
+    refused = naval_withdrawal_refusal(state, move)
+    if refused is not None:
+        raise IllegalMoveError(refused.reason, rule=refused.rule)
+    new = state.copy()
+    new.set_track("fni", max(0, new.track("fni") - 1))
+    log = [f"6.5.4: FNI lowered to {new.track('fni')}"]
+    if move.withdrawn is not None:
+        new.move_marker(move.withdrawn, WEST_INDIES, "blockade")
+        log.append(f"6.5.4: the Blockade on {move.withdrawn} goes to the West Indies")
+        for city, n in _blockades_on_cities(new).items():
+            new.take_marker(city, "blockade", n)
+        for city, n in move.layout:
+            new.add_marker(city, "blockade", n)
+            log.append(f"6.5.4: {n} Blockade(s) on {city}")
+    return new, log
 
 
 def reset_phase(state: CoinState) -> tuple[CoinState, list[str]]:

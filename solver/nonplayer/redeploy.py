@@ -4,6 +4,7 @@ most British Regulars (8.4.9), Washington to the space with most Continentals
 French Regulars first (8.6.9), Brant or Dragging Canoe to the space with most War
 Parties and Cornplanter to a Neutral or Passive Province with two or more War
 Parties and room for a Village (8.7.7). Ties by the Random Spaces table (8.2).
+Then the Blockade half of 8.6.9 in the French Naval Intervention step (6.5.4).
 
 >>> from legalis.model.core.randomness import LoggedRandom
 >>> state = CoinState.new("lod")
@@ -18,11 +19,17 @@ from __future__ import annotations
 from legalis.model.coin.limits import stacking_room
 from legalis.model.coin.state import CoinState
 from legalis.model.core.randomness import LoggedRandom
-from legalis.model.lod.winter import REDEPLOYMENT_ORDER, leader_redeployments, redeploy_leader
+from legalis.model.lod.winter import (
+    REDEPLOYMENT_ORDER,
+    NavalWithdrawal,
+    leader_redeployments,
+    naval_withdrawal_refusal,
+    redeploy_leader,
+)
 from legalis.solver.nonplayer.spaces import Priority, select_spaces
 from legalis.solver.nonplayer.trace import Trace
 
-__all__ = ["nonplayer_redeploy", "nonplayer_redeployments"]
+__all__ = ["nonplayer_naval_withdrawal", "nonplayer_redeploy", "nonplayer_redeployments"]
 
 
 def _most(piece: str, rule: str, name: str) -> Priority:
@@ -85,3 +92,41 @@ def nonplayer_redeployments(
             )
             log += lines
     return state, log
+
+
+def _city_support(state: CoinState, city: str) -> int:
+    """A City's Support for 8.6.9: its level times its printed Population (8.1.1),
+    read as if not Blockaded, since a Blockade itself counts its Population 0."""
+    return max(0, state.support_value(city)) * state.rules.map.population(city)
+
+
+def nonplayer_naval_withdrawal(
+    state: CoinState, rng: LoggedRandom, trace: Trace
+) -> NavalWithdrawal:
+    """8.6.9: the Blockade goes from the Blockaded City with least Support; the
+    others move to the Cities with most Support, one each.
+
+    >>> state = CoinState.new("lod")
+    >>> state.set_flag("toa_played")
+    >>> state.move_marker("Unavailable", "Boston", "blockade", 1)
+    >>> state.move_marker("Unavailable", "New York City", "blockade", 1)
+    >>> state.set_support("New York City", "active_support")
+    >>> nonplayer_naval_withdrawal(state, LoggedRandom(0), Trace())
+    NavalWithdrawal(withdrawn='Boston', layout=(('New York City', 1),))
+    """
+    cities = state.rules.map.of_type("City")
+    on = {c: state.markers(c, "blockade") for c in cities if state.markers(c, "blockade")}
+    if not on:
+        return NavalWithdrawal()
+    least = Priority("the Blockaded City with least Support", lambda s, x: True,
+                     lambda s, x: -_city_support(s, x), rule="8.6.9")  # fmt: skip
+    (withdrawn,) = select_spaces(state, sorted(on), [least], 1, rng, trace)
+    most = Priority("the Cities with most Support", lambda s, x: True,
+                    lambda s, x: _city_support(s, x), rule="8.6.9")  # fmt: skip
+    rest = sum(on.values()) - 1
+    chosen = select_spaces(state, cities, [most], rest, rng, trace) if rest else []
+    move = NavalWithdrawal(withdrawn, tuple(sorted((c, 1) for c in chosen)))
+    refused = naval_withdrawal_refusal(state, move)
+    if refused is not None:  # one Blockade per City among seven Cities always fits
+        raise AssertionError(f"Non-player Naval Intervention refused: {refused.reason}")
+    return move

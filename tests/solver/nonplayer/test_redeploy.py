@@ -1,5 +1,5 @@
-"""Leader Redeployment (6.5.2) and the Non-player choices (8.4.9, 8.5.6, 8.6.9,
-8.7.7): golden cases worked from the rule text."""
+"""Leader Redeployment (6.5.2), French Naval Intervention (6.5.4) and the Non-player
+choices (8.4.9, 8.5.6, 8.6.9, 8.7.7): golden cases worked from the rule text."""
 
 from __future__ import annotations
 
@@ -7,8 +7,20 @@ import pytest
 from legalis.model.coin.state import CoinState
 from legalis.model.core.randomness import LoggedRandom
 from legalis.model.errors import IllegalMoveError
-from legalis.model.lod.winter import leader_redeployments, redeploy_leader
-from legalis.solver.nonplayer.redeploy import nonplayer_redeploy, nonplayer_redeployments
+from legalis.model.lod.battle import WEST_INDIES
+from legalis.model.lod.winter import (
+    NavalWithdrawal,
+    apply_naval_withdrawal,
+    leader_redeployments,
+    naval_withdrawal_refusal,
+    naval_withdrawals,
+    redeploy_leader,
+)
+from legalis.solver.nonplayer.redeploy import (
+    nonplayer_naval_withdrawal,
+    nonplayer_redeploy,
+    nonplayer_redeployments,
+)
 from legalis.solver.nonplayer.trace import Trace
 
 
@@ -91,3 +103,46 @@ def test_redeployment_order_and_players_left_alone() -> None:
     assert (after.leader("Gage"), after.leader("Brant")) == ("Philadelphia", "Northwest")
     assert after.leader("Washington") == "Massachusetts"
     assert [line.split()[1] for line in log] == ["Brant", "Gage"]
+
+
+def blockaded(*cities: str) -> CoinState:
+    state = CoinState.new("lod")
+    state.set_flag("toa_played")
+    state.set_track("fni", len(cities))
+    for city in cities:
+        state.move_marker("Unavailable", city, "blockade", 1)
+    return state
+
+
+def test_french_naval_intervention_step() -> None:
+    # 6.5.4: FNI one level lower, one Blockade to the West Indies, the rest rearranged
+    state = blockaded("Boston", "New York City")
+    moves = naval_withdrawals(state)
+    # either City withdraws; the other Blockade goes on any of the seven Cities
+    assert len(moves) == 2 * 7 == len(set(moves))
+    assert all(naval_withdrawal_refusal(state, m) is None for m in moves)
+    after, log = apply_naval_withdrawal(state, NavalWithdrawal("Boston", (("Norfolk", 1),)))
+    assert after.track("fni") == 1 and after.markers(WEST_INDIES, "blockade") == 1
+    assert [after.markers(c, "blockade") for c in ("Boston", "New York City", "Norfolk")] == [
+        0, 0, 1,
+    ]  # fmt: skip
+    assert log[0].startswith("6.5.4")
+    wrong = NavalWithdrawal("Boston", (("Norfolk", 2),))
+    assert (naval_withdrawal_refusal(state, wrong) or pytest.fail()).rule == "6.5.4"
+    assert naval_withdrawal_refusal(state, NavalWithdrawal("Norfolk", (("Boston", 1),)))
+    state.set_flag("toa_played", False)
+    assert naval_withdrawals(state) == []
+
+
+def test_french_nonplayer_withdraws_from_least_support_and_covers_most() -> None:
+    # 8.6.9: the Blockade leaves the City with least Support; the others go to the
+    # Cities with most Support
+    state = blockaded("Boston", "Philadelphia", "Savannah")
+    state.set_support("Philadelphia", "passive_support")  # 1 x 1
+    state.set_support("Savannah", "active_support")  # 2 x 1
+    state.set_support("New York City", "active_support")  # 2 x 2
+    trace = Trace()
+    move = nonplayer_naval_withdrawal(state, LoggedRandom(0), trace)
+    assert move == NavalWithdrawal("Boston", (("New York City", 1), ("Savannah", 1)))
+    assert move in naval_withdrawals(state)
+    assert {step.rule for step in trace.steps} == {"8.6.9"}
