@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from legalis.model.coin.scenarios import Release
 from legalis.model.coin.state import CoinState
 from legalis.model.core.multisets import SubMultisets
 from legalis.model.core.views import MoveView, Refusal
@@ -33,6 +34,7 @@ __all__ = [
     "apply_desertion",
     "apply_naval_withdrawal",
     "apply_support_spending",
+    "british_release",
     "desertion_refusal",
     "desertion_steps",
     "desertion_view",
@@ -191,6 +193,32 @@ def redeploy_leader(
     assert leader is not None  # leader_redeployments is empty without one
     new.set_leader(leader, destination)
     return new, [f"6.5.2: {leader} redeployed to {destination}"]
+
+
+def british_release(
+    state: CoinState, releases: tuple[Release, ...], year: int
+) -> tuple[CoinState, list[str]]:
+    """6.5.3: at the Winter Quarters Round after ``year``, the scenario's British
+    Release Date Schedule moves pieces from Unavailable to Available; fewer there,
+    only those.
+
+    >>> from legalis.model.coin.scenarios import scenario_info
+    >>> info = scenario_info("lod", "1775")
+    >>> after, log = british_release(info.state, info.releases, 1775)
+    >>> after.pieces("Unavailable", "british_regular"), log[0]
+    (6, '6.5.3: 6 british_regular from Unavailable to Available')
+    """
+    new = state.copy()
+    due = [r for r in releases if r.after == year]
+    if not due:
+        return new, [f"6.5.3: no British release after {year}"]
+    log = []
+    for piece, n in due[0].pieces.items():
+        moved = min(n, new.pieces("Unavailable", piece))
+        if moved:
+            new.move_pieces("Unavailable", "Available", piece, moved)
+        log.append(f"6.5.3: {moved} {piece} from Unavailable to Available")
+    return new, log
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,17 @@
-"""LoD Winter Quarters phases without choices (6.3, 6.5.1, 6.7): golden cases
+"""LoD Winter Quarters phases without choices (6.3, 6.5.1, 6.5.3, 6.7): golden cases
 worked from the rule text."""
 
 from __future__ import annotations
 
+from legalis.model.coin.scenarios import scenario_info
 from legalis.model.coin.state import CoinState
 from legalis.model.lod.battle import WEST_INDIES
-from legalis.model.lod.winter import leader_change, reset_phase, resources_phase
+from legalis.model.lod.winter import (
+    british_release,
+    leader_change,
+    reset_phase,
+    resources_phase,
+)
 
 
 def test_earnings_before_the_treaty() -> None:
@@ -94,3 +100,21 @@ def test_reset_phase() -> None:
     assert after.pieces("Casualties", "tory") == 0
     assert after.available("tory") == state.available("tory") + 2
     assert after.pieces("Quebec", "war_party", "underground") == 2
+
+
+def test_british_release_follows_the_schedule() -> None:
+    # 6.5.3: the 1775 schedule releases 6 Regulars and 6 Tories after 1775 and again
+    # after 1776; with fewer in Unavailable, only those move
+    info = scenario_info("lod", "1775")
+    state = info.state
+    first, _ = british_release(state, info.releases, 1775)
+    assert first.pieces("Unavailable", "british_regular") == 12 - 6
+    assert first.available("tory") == state.available("tory") + 6
+    second, _ = british_release(first, info.releases, 1776)
+    assert second.pieces("Unavailable", "british_regular") == 0
+    third, log = british_release(second, info.releases, 1777)
+    assert third.to_json() == second.to_json() and "no British release" in log[0]
+    short = state.copy()
+    short.move_pieces("Unavailable", "Available", "tory", 10)  # 2 left of 12
+    after, log = british_release(short, info.releases, 1775)
+    assert after.pieces("Unavailable", "tory") == 0 and "2 tory" in log[1]
