@@ -1337,12 +1337,12 @@ def bot_command(
     ] = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """A Liberty or Death Non-player's decision on a card (8.1, 8.3, and the "Event or
-    Command?" box of 8.4-8.7): play the Event (which side, every choice in it) or go
-    on to a Command and Special Activity."""
+    """A Liberty or Death Non-player's turn on a card (8.1, 8.3-8.7): the Event (which
+    side, every choice in it), or the Command and Special Activity its flowchart
+    picks and carries out, or a Pass. Every move is checked by the legal-move rules;
+    ``--apply`` writes the state after the turn."""
     from legalis.model.coin.deck import bundled_deck, read_deck
-    from legalis.solver.nonplayer.event_choice import EVENT_BOXES
-    from legalis.solver.nonplayer.events import nonplayer_event
+    from legalis.solver.nonplayer.turn import nonplayer_turn
 
     name = _game_name(game_name, game_option)
     if name != "lod":
@@ -1359,39 +1359,43 @@ def bot_command(
     humans = [p.strip() for p in players.split(",") if p.strip()]
     for human in humans:
         state.rules.data.faction(human, path="--players")
-    rng = LoggedRandom(seed)
     who = state.rules.data.faction(faction, path="--faction").id
-    decision = nonplayer_event(state, chosen_deck.card(card), who, rng, players=humans,
-                               wants_event=EVENT_BOXES[who])  # fmt: skip
-    body: dict[str, Any] = {
-        "faction": faction,
-        "card": card,
-        "seed": seed,
-        "choice": decision.choice,
-        "rule": decision.rule,
-        "reason": decision.reason,
-        "side": decision.side,
-        "move": decision.move.to_json() if decision.move is not None else None,
-        "trace": decision.trace.to_json(),
-    }
+    if who in humans:
+        raise InputError(
+            f"{who} is played by a person, not a Non-player",
+            path="--faction",
+            allowed=[f for f in state.rules.data.faction_ids() if f not in humans],
+        )
+    decided = nonplayer_turn(state, chosen_deck.card(card), who, LoggedRandom(seed),
+                             players=humans)  # fmt: skip
+    body: dict[str, Any] = {"faction": who, "card": card, "seed": seed, **decided.to_json()}
     if apply_path is not None:
-        apply_path.write_text(json.dumps(decision.state.to_json(), indent=2) + "\n",
+        apply_path.write_text(json.dumps(decided.state.to_json(), indent=2) + "\n",
                               encoding="utf-8")  # fmt: skip
         body["wrote"] = str(apply_path)
     if as_json:
         _emit_json(body)
         return
-    what = f"plays the {decision.side} Event" if decision.choice == "event" else (
-        "goes on to a Command and Special Activity (8.4-8.7)"
-    )  # fmt: skip
-    out.print(f"{faction} {what} [{decision.rule}]: {decision.reason}", markup=False)
-    if decision.move is not None:
-        out.print(f"move: {json.dumps(decision.move.to_json())}", markup=False)
+    _print_turn(who, decided)
     if explain:
-        for number, line in enumerate(decision.trace.lines(), start=1):
+        for number, line in enumerate(decided.trace.lines(), start=1):
             out.print(f"{number:>3}. {line}", markup=False)
     if apply_path is not None:
         err.print(f"wrote {apply_path}")
+
+
+def _print_turn(faction: str, decided: Any) -> None:
+    event = decided.event
+    if decided.choice == "event":
+        out.print(f"{faction} plays the {event.side} Event [{event.rule}]", markup=False)
+        out.print(f"move: {json.dumps(event.move.to_json())}", markup=False)
+        return
+    out.print(f"{faction} does not play the Event [{event.rule}]: {event.reason}", markup=False)
+    if decided.choice == "pass":
+        out.print(f"{faction} passes: {decided.turn.passed}", markup=False)
+        return
+    for number, step in enumerate(decided.turn.steps, start=1):
+        out.print(f"{number}. {json.dumps(step.to_json())}", markup=False)
 
 
 # ---------------------------------------------------------------------- entry point

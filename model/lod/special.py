@@ -26,8 +26,9 @@ from math import prod
 from typing import Any
 
 from legalis.model.coin.state import CoinState, markers_out_of
-from legalis.model.core.views import ListView, MoveView, RandomSource, Refusal
+from legalis.model.core.views import ListView, MoveView, Refusal
 from legalis.model.errors import IllegalMoveError, InputError
+from legalis.model.lod.battle import DieSource
 from legalis.model.lod.commands import Command
 from legalis.model.lod.losses import add_losses
 
@@ -392,7 +393,7 @@ def special_refusal(state: CoinState, move: object) -> Refusal | None:
 
 
 def apply_special(
-    state: CoinState, move: SpecialActivity, rng: RandomSource | None = None
+    state: CoinState, move: SpecialActivity, rng: DieSource | None = None
 ) -> SpecialResult:
     """The state after ``move`` (the accompanying Command is not executed here);
     ``rng`` rolls the die of British Naval Pressure (4.2.3). An illegal move raises
@@ -476,7 +477,7 @@ def _common_cause_refusal(state: CoinState, move: SpecialActivity) -> Refusal | 
 
 
 def _common_cause(
-    state: CoinState, move: SpecialActivity, log: list[str], rng: RandomSource | None
+    state: CoinState, move: SpecialActivity, log: list[str], rng: DieSource | None
 ) -> None:
     for space, kind, n in move.used:
         if kind == "war_party:underground":
@@ -647,9 +648,7 @@ def _strike_refusal(state: CoinState, move: SpecialActivity) -> Refusal | None:
     return None
 
 
-def _strike(
-    state: CoinState, move: SpecialActivity, log: list[str], rng: RandomSource | None
-) -> None:
+def _strike(state: CoinState, move: SpecialActivity, log: list[str], rng: DieSource | None) -> None:
     key = (move.faction, move.name)
     rule = _STRIKES[key].rule
     (space,) = move.spaces
@@ -706,7 +705,7 @@ def _british_naval_refusal(state: CoinState, move: SpecialActivity) -> Refusal |
 
 
 def _british_naval(
-    state: CoinState, move: SpecialActivity, log: list[str], rng: RandomSource | None
+    state: CoinState, move: SpecialActivity, log: list[str], rng: DieSource | None
 ) -> None:
     if move.option == "resources":
         if rng is None:
@@ -783,7 +782,7 @@ def _french_naval_refusal(state: CoinState, move: SpecialActivity) -> Refusal | 
 
 
 def _french_naval(
-    state: CoinState, move: SpecialActivity, log: list[str], rng: RandomSource | None
+    state: CoinState, move: SpecialActivity, log: list[str], rng: DieSource | None
 ) -> None:
     cap = markers_out_of(state, "blockade", [UNAVAILABLE])
     if state.track("fni") < cap:
@@ -842,7 +841,7 @@ def _persuasion_refusal(state: CoinState, move: SpecialActivity) -> Refusal | No
 
 
 def _persuasion(
-    state: CoinState, move: SpecialActivity, log: list[str], rng: RandomSource | None
+    state: CoinState, move: SpecialActivity, log: list[str], rng: DieSource | None
 ) -> None:
     pool = state.rules.data.pool(state.rules.data.marker("propaganda").pool).count
     for space in move.spaces:
@@ -892,9 +891,7 @@ def _trade_refusal(state: CoinState, move: SpecialActivity) -> Refusal | None:
     return None
 
 
-def _trade(
-    state: CoinState, move: SpecialActivity, log: list[str], rng: RandomSource | None
-) -> None:
+def _trade(state: CoinState, move: SpecialActivity, log: list[str], rng: DieSource | None) -> None:
     (space,) = move.spaces
     state.flip(space, "war_party", 1, "underground", "active")
     log.append(f"4.4.1: an Underground War Party Activated in {space}")
@@ -950,7 +947,7 @@ def _plunder_refusal(state: CoinState, move: SpecialActivity) -> Refusal | None:
 
 
 def _plunder(
-    state: CoinState, move: SpecialActivity, log: list[str], rng: RandomSource | None
+    state: CoinState, move: SpecialActivity, log: list[str], rng: DieSource | None
 ) -> None:
     (space,) = move.spaces
     taken = min(state.rules.map.population(space), state.track("patriots_resources"))
@@ -986,7 +983,7 @@ def _preparer_refusal(state: CoinState, move: SpecialActivity) -> Refusal | None
 
 
 def _preparer(
-    state: CoinState, move: SpecialActivity, log: list[str], rng: RandomSource | None
+    state: CoinState, move: SpecialActivity, log: list[str], rng: DieSource | None
 ) -> None:
     if move.option == "squadron":
         state.move_marker(UNAVAILABLE, WEST_INDIES, "blockade")
@@ -1004,7 +1001,7 @@ def _preparer(
 
 _Moves = Callable[[CoinState, str, str, Command | None], list[SpecialActivity]]
 _Refuse = Callable[[CoinState, SpecialActivity], Refusal | None]
-_Do = Callable[[CoinState, SpecialActivity, list[str], RandomSource | None], None]
+_Do = Callable[[CoinState, SpecialActivity, list[str], DieSource | None], None]
 
 _MOVES: dict[tuple[str, str], _Moves] = {
     **dict.fromkeys(_STRIKES, _strike_moves),

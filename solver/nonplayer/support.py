@@ -22,7 +22,7 @@ from legalis.model.lod.winter import SUPPORT_ACTIONS, SupportSpending, support_o
 from legalis.solver.nonplayer.spaces import Priority, select_spaces
 from legalis.solver.nonplayer.trace import Trace
 
-__all__ = ["nonplayer_support"]
+__all__ = ["nonplayer_support", "spending_priority"]
 
 _RULES = {"british": "8.4.5", "patriots": "8.5.9"}
 
@@ -51,13 +51,21 @@ def _gain(state: CoinState, faction: str, space: str, levels: int) -> int:
     return direction * (lead(after) - lead(state))
 
 
-def _priority(
+def spending_priority(
     rule: str,
     kinds: tuple[str, ...],
     fewest: int,
     best_of: dict[str, tuple[int, int]],
     faction: str,
 ) -> Priority:
+    """8.4.5 / 8.5.9: among spaces with ``fewest`` markers to remove, the largest
+    change in (Support - Opposition) for the British, its opposite for the Patriots,
+    given each space's (markers, levels) in ``best_of``; shared by the Support Phase
+    and the Reward Loyalty of a Non-player Muster.
+
+    >>> spending_priority("8.4.5", ("raid",), 0, {}, "british").rule
+    '8.4.5'
+    """
     return Priority(
         "fewest markers, then the largest change",
         lambda st, x: sum(st.markers(x, m) for m in kinds) == fewest,
@@ -88,7 +96,7 @@ def nonplayer_support(
         if not pool:
             break
         fewest = min(sum(state.markers(s, m) for m in kinds) for s in pool)
-        priority = _priority(rule, kinds, fewest, best_of, faction)
+        priority = spending_priority(rule, kinds, fewest, best_of, faction)
         (space,) = select_spaces(state, pool, [priority], 1, rng, trace)
         markers, levels = best_of[space]
         removed += [(space, m, state.markers(space, m)) for m in kinds if state.markers(space, m)]

@@ -688,8 +688,11 @@ def test_bot_plays_or_declines_the_event_with_its_trace(
     # 8.3.1: card 9's French Event Instruction wants the Treaty of Alliance first
     code, out, _ = run(capsys, "bot", "lod", "--scenario", "1775", "--card", "9",
                        "--faction", "french", "--explain")  # fmt: skip
-    assert code == 0 and "Command and Special Activity" in out and "[8.3.1]" in out
+    assert code == 0 and "does not play the Event [8.3.1]" in out
     assert "8.3.2 side: shaded" in out
+    # 8.6.1/8.6.2: before the Treaty the French turn to Hortalez or Agent Mobilization,
+    # and the move carried out is printed
+    assert '"command": "hortalez"' in out or '"command": "agent_mobilization"' in out
     # 8.4: Opposition leads in 1776 and card 13 shifts toward Support, so the British
     # play it; 8.3.6 picks the spaces; the trace names each paragraph and the dice
     after = tmp_path / "after.json"
@@ -699,8 +702,8 @@ def test_bot_plays_or_declines_the_event_with_its_trace(
     body = json.loads(out)
     assert code == 0 and body["choice"] == "event" and body["side"] == "unshaded"
     assert [step["rule"] for step in body["trace"]] == ["8.3.2", "8.3.6", "8.4", "8.1"]
-    assert body["trace"][1]["dice"] and body["move"]["card"] == 13
-    ((space, _, _),) = body["move"]["steps"][0]
+    assert body["trace"][1]["dice"] and body["event"]["card"] == 13 and body["steps"] == []
+    ((space, _, _),) = body["event"]["steps"][0]
     from legalis.model.coin.scenarios import load_scenario
 
     before = load_scenario("lod", "1776").support(space)
