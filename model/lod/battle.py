@@ -153,7 +153,9 @@ class BattleChoice:
     preference, where the British or the Patriots put Win-the-Day shifts the Battle
     space cannot take (3.6.8); an entry that cannot take a shift when reached is passed.
     ``double_shifts``: the Patriots let Washington double the shifts (read only with
-    :attr:`BattleOptions.washington_double` ``"choice"``).
+    :attr:`BattleOptions.washington_double` ``"choice"``). ``common_cause``: how many
+    Active War Parties an attacking British side uses as Tories (4.2.1; the Common
+    Cause Special Activity Activates them first).
     """
 
     space: str
@@ -164,6 +166,7 @@ class BattleChoice:
     royalist_shifts: tuple[str, ...] = ()
     rebellion_shifts: tuple[str, ...] = ()
     double_shifts: bool = True
+    common_cause: int = 0
 
     def to_json(self) -> dict[str, Any]:
         body: dict[str, Any] = {"space": self.space, "attacker": self.attacker}
@@ -179,6 +182,8 @@ class BattleChoice:
             body["rebellion_shifts"] = list(self.rebellion_shifts)
         if not self.double_shifts:
             body["double_shifts"] = False
+        if self.common_cause:
+            body["common_cause"] = self.common_cause
         return body
 
 
@@ -337,6 +342,13 @@ def battle_refusal(state: CoinState, choice: BattleChoice) -> Refusal | None:
                 f"the {who} side may Activate 0 to {may} Underground {UNITS[who]}, not {n}",
                 "3.6.3",
             )
+    if choice.common_cause:
+        if choice.attacker != "british":
+            return Refusal("only an attacking British side uses Common Cause", "4.2.1")
+        active = state.pieces(choice.space, "war_party", "active")
+        if not 0 < choice.common_cause <= active:
+            return Refusal(f"Common Cause uses 1 to {active} Active War Parties as Tories, "
+                           f"not {choice.common_cause}", "4.2.1")  # fmt: skip
     for shifts in (choice.royalist_shifts, choice.rebellion_shifts):
         for space in shifts:
             if choice.space == WEST_INDIES or not rules.map.are_adjacent(choice.space, space):
@@ -355,7 +367,8 @@ def _cubes_counted(state: CoinState, choice: BattleChoice, side: str) -> dict[st
     if choice.attacker == "british":
         # 3.6.3: Tories only up to the number of British Regulars.
         regulars = here["british_regular"]
-        return {"british_regular": regulars, "tory": min(here["tory"], regulars)}
+        tories = here["tory"] + choice.common_cause  # 4.2.1: War Parties as Tories
+        return {"british_regular": regulars, "tory": min(tories, regulars)}
     own = "continental" if choice.attacker == "patriots" else "french_regular"
     ally = "french_regular" if own == "continental" else "continental"
     # 3.6.3: the paying ally's cubes up to the number of the attacker's own cubes.
@@ -373,7 +386,10 @@ def force_level(state: CoinState, choice: BattleChoice, side: str) -> int:
     """
     total = sum(_cubes_counted(state, choice, side).values())
     if _units_in_play(_fighting(state, choice, side), side):
-        total += state.pieces(choice.space, UNITS[side], "active") // 2
+        units = state.pieces(choice.space, UNITS[side], "active")
+        if side == SIDES[choice.attacker]:
+            units -= choice.common_cause  # those counted as Tories count once
+        total += units // 2
     if side != SIDES[choice.attacker]:
         total += state.pieces(choice.space, FORT[side])
     return total

@@ -9,6 +9,12 @@ group from each origin to each destination. Accompanying pieces move 1 for 1 wit
 the ones they accompany: Tories with British Regulars, French Regulars with
 Continentals in a Patriot March (the French pay 1 for each destination they enter),
 Continentals with French Regulars in a French March (the Patriots pay likewise).
+War Parties join a British March as Tories through Common Cause (4.2.1): 1 for 1
+with the Regulars together with the Tories, only into an adjacent Province, and
+Activated. Such a March names the destinations they enter in ``allied``; the
+refusal accepts it, and the Common Cause Special Activity accompanying it must use
+every War Party it moves. The view lists the Marches without Common Cause, whose
+War Party choices belong to the Special Activity.
 
 >>> from legalis.model.coin.scenarios import load_scenario
 >>> state = load_scenario("lod", "1775")
@@ -52,6 +58,8 @@ __all__ = ["MARCH_RULES", "march_reach", "march_rules", "march_view"]
 
 _RULE = {"british": "3.2.3", "patriots": "3.3.2", "indians": "3.4.2", "french": "3.5.4"}
 _ALLY = {"patriots": "french", "french": "patriots"}  # who pays for accompanying pieces
+# whose pieces may join the March: the paying ally, or the Indians by Common Cause
+_JOINING = {**_ALLY, "british": "indians"}
 # Ranking one March with more destinations than this, each needing a piece of its own,
 # takes 2^n steps per origin: past it, iterate the view instead.
 _MOST_REQUIREMENTS = 14
@@ -85,6 +93,16 @@ _KITS = {
     # 3.5.4: Continentals only with French Regulars, 1 for 1
     "french": _Kit(("continental", "french_regular"), "french_regular", lambda g: g[0] <= g[1]),
 }
+# 4.2.1: what a March checked with its accompanying Special Activity may move:
+# War Parties join a British March as Tories, 1 for 1 with the Regulars.
+_CHECKED_KITS = {
+    **_KITS,
+    "british": _Kit(
+        ("british_regular", "tory", "war_party:active", "war_party:underground"),
+        "british_regular",
+        lambda g: g[1] + g[2] + g[3] <= g[0],
+    ),
+}
 
 
 def _have(state: CoinState, kit: _Kit, origin: str) -> tuple[int, ...]:
@@ -105,7 +123,7 @@ def _paid(state: CoinState, faction: str, origin: str, group: tuple[int, ...]) -
         return group[0] > 0
     if faction == "indians":
         return not state.rules.map.is_reserve(origin)
-    return False
+    return len(group) > 2 and group[2] + group[3] > 0  # British: War Parties join
 
 
 def _groups(kit: _Kit, have: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -596,7 +614,7 @@ def _statuses_of(state: CoinState, move: Command) -> dict[str, int] | Refusal:
     """Each selected destination's status from the groups entering it."""
     entered: dict[str, list[bool]] = {d: [] for d in move.spaces}
     groups: dict[tuple[str, str], list[int]] = {}
-    kit = _KITS[move.faction]
+    kit = _CHECKED_KITS[move.faction]
     for *_, kind, _n in move.moves:
         if kind not in kit.kinds:
             return Refusal(f"{kind}: not a piece this March moves", _RULE[move.faction])
@@ -632,7 +650,8 @@ def _march_refusal(state: CoinState, move: Command, options: CommandOptions) -> 
         move.moves
     ):
         return Refusal("moves in sorted order, one entry per origin, destination and kind", "3.1")
-    kit = _KITS[move.faction]
+    kit = _CHECKED_KITS[move.faction]
+    board = state.rules.map
     problem = _MarchProblem(state, move.faction, move.limited, move.free, options)
     for destination in move.spaces:
         if destination not in problem.status_of:
@@ -660,11 +679,22 @@ def _march_refusal(state: CoinState, move: Command, options: CommandOptions) -> 
         if move.faction == "french" and not state.faction_pieces(destination, "patriots"):
             return Refusal(f"{destination}: a French destination holds a Patriot piece or "
                            "Continentals enter it", rule)  # fmt: skip
-    ally = _ALLY.get(move.faction)
-    paying = tuple(d for d, s in sorted(statuses.items()) if s == _PAID and ally)
+    ally, joining = _ALLY.get(move.faction), _JOINING.get(move.faction)
+    paying = tuple(d for d, s in sorted(statuses.items()) if s == _PAID and joining)
     if move.allied != paying:
-        return Refusal(f"the {ally} pay for exactly the destinations {list(paying)}"
-                       if ally else "no ally pays in this March", rule)  # fmt: skip
+        if ally:
+            return Refusal(f"the {ally} pay for exactly the destinations {list(paying)}", rule)
+        if joining:
+            return Refusal(f"allied names exactly the destinations War Parties enter "
+                           f"by Common Cause: {list(paying)}", "4.2.1")  # fmt: skip
+        return Refusal("no ally joins this March", rule)
+    if move.faction == "british":
+        for origin, destination, kind, _n in move.moves:
+            if kind.startswith("war_party") and (
+                board.is_city(destination) or not board.are_adjacent(origin, destination)
+            ):
+                return Refusal("War Parties move only into an adjacent Province, never "
+                               "into or between Cities", "4.2.1")  # fmt: skip
     if ally and not move.free and len(paying) > state.track(RESOURCES[ally]):
         return Refusal(f"the {ally} pay 1 per destination their pieces enter", rule)
     return None
@@ -710,12 +740,17 @@ def _march(state: CoinState, move: Command, log: list[str]) -> None:
         if (move.faction == "indians" and status == "underground" and control == "rebellion"
                 and board.is_colony(destination) and size + militia > 3):  # fmt: skip
             new_status = "active"  # 3.4.2: into a Rebellion Controlled Colony in force
+        if move.faction == "british" and piece == "war_party":
+            new_status = "active"  # 4.2.1: War Parties used by Common Cause are Activated
         state.move_pieces(origin, destination, piece, n, status or None, new_status)
         flipped = " (Activated)" if new_status != (status or None) else ""
         log.append(f"{rule}: {n} {kind} from {origin} to {destination}{flipped}")
     for destination in move.spaces:
         if move.faction == "british":
+            # War Parties that entered by Common Cause count as the Tories they stand for
             cubes = state.pieces(destination, "british_regular") + state.pieces(destination, "tory")
+            cubes += sum(m[3] for m in move.moves if m[1] == destination and m[2] != "tory"
+                         and m[2] != "british_regular")  # fmt: skip
             _activate(state, destination, "militia", cubes // 3, rule, log)
         if move.faction == "patriots":
             _activate(state, destination, "war_party",

@@ -465,6 +465,10 @@ def _common_cause_refusal(state: CoinState, move: SpecialActivity) -> Refusal | 
                 board.has_space(e) and board.is_city(e) for e in ends
             ):
                 return Refusal("War Parties never move into or between Cities", "4.2.1")
+    if move.command is not None and move.command.name == "march":
+        moved = sum(n for *_, kind, n in move.command.moves if kind.startswith("war_party"))
+        if moved > sum(n for *_, n in move.used):
+            return Refusal(f"the March moves {moved} War Parties: Common Cause uses each", "4.2.1")
     for space, kind, n in move.used:
         refused = _common_cause_refusal_space(state, move.command, space)
         if refused is not None:

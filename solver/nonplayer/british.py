@@ -999,8 +999,9 @@ def muster_box(context: TurnContext, options: BritishOptions = DEFAULTS) -> str 
 
 class _MarchPlan:
     """The groups a British March moves (8.4.3), worked on a copy of the state.
-    War Parties taken by Common Cause move with their group on the copy, as Tories
-    (4.2.1), and are recorded where they stood."""
+    War Parties taken by Common Cause move with their group as Tories (4.2.1): the
+    Special Activity names them where they stood and Activates them, then the March
+    moves them Active into the destinations it names in ``allied``."""
 
     def __init__(self, context: TurnContext) -> None:
         self.context = context
@@ -1015,6 +1016,7 @@ class _MarchPlan:
         self.reach = {o: set(march_reach(state, "british", o)) for o in self.left}
         self.moves: Counter[tuple[str, str, str]] = Counter()
         self.used: Counter[tuple[str, str]] = Counter()
+        self.joined: set[str] = set()
         self.destinations: list[str] = []
         self.purse = _purse(context)
         self.limit = context.space_limit(MARCH_DESTINATIONS)
@@ -1076,6 +1078,8 @@ class _MarchPlan:
             if piece == "war_party":
                 self.work.move_pieces(origin, destination, piece, n, status, "active")
                 self.used[(origin, kind)] += n
+                self.moves[(origin, destination, "war_party:active")] += n
+                self.joined.add(destination)
             else:
                 self.work.move_pieces(origin, destination, piece, n)
                 self.moves[(origin, destination, kind)] += n
@@ -1104,7 +1108,10 @@ class _MarchPlan:
 
     def command(self) -> Command:
         moves = tuple(sorted((o, d, k, n) for (o, d, k), n in self.moves.items() if n))
-        return Command("british", "march", tuple(sorted(self.destinations)), moves=moves)
+        return Command(
+            "british", "march", tuple(sorted(self.destinations)), moves=moves,
+            allied=tuple(sorted(self.joined)),
+        )  # fmt: skip
 
     def common_cause_used(self) -> tuple[Entry, ...]:
         return _sorted_entries(self.used)
@@ -1302,10 +1309,9 @@ def _battle_odds(
     trial = state.copy()
     if allies[1]:
         trial.flip(space, "war_party", allies[1], "underground", "active")
-    choice = BattleChoice(space, "british")
+    choice = BattleChoice(space, "british", common_cause=allies[0] + allies[1])
     fought = resolve_battle(trial, choice, TrialDice(), context.battle_options)
-    # War Parties used as Tories count in full, no longer by halves (4.2.1)
-    royal = force_level(state, choice, "royalist") + allies[2]
+    royal = force_level(trial, choice, "royalist")
     rebel = force_level(state, choice, "rebellion")
     royal += sum(m.value for m in fought.defender_loss_modifiers)
     rebel += sum(m.value for m in fought.attacker_loss_modifiers)
@@ -1365,7 +1371,12 @@ def battle_box(context: TurnContext, options: BritishOptions = DEFAULTS) -> str 
         special = _special(context, move, "skirmish", options, battle_spaces=chosen)
         if special is not None:
             context.special(special)
-    context.battle(move)
+    decisions = {
+        space: BattleChoice(space, "british", common_cause=sum(odds[space][:2]))
+        for space in chosen
+        if sum(odds[space][:2])
+    }
+    context.battle(move, decisions)
     return None
 
 

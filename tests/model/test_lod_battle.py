@@ -91,6 +91,34 @@ def test_participation_and_force_levels() -> None:
     assert force_level(state, patriots, "royalist") == 7 + 1
 
 
+def test_common_cause_war_parties_count_as_tories() -> None:
+    state = board()
+    put(state, "Virginia", "british_regular", 4)
+    put(state, "Virginia", "tory", 1)
+    put(state, "Virginia", "war_party", 3, "active")
+    put(state, "Virginia", "war_party", 1)
+    put(state, "Virginia", "militia", 2, "active")
+    # 3.6.3: 4 Regulars, 1 Tory, half of 3 Active War Parties: 6
+    assert force_level(state, BattleChoice("Virginia", "british"), "royalist") == 6
+    # 4.2.1: two Active War Parties used as Tories: 4 + (1 + 2), and the one Active
+    # War Party left counts by halves: 0
+    used = BattleChoice("Virginia", "british", common_cause=2)
+    assert force_level(state, used, "royalist") == 7
+    # Tories, War Parties among them, still count only up to the Regulars (3.6.3)
+    assert force_level(state, BattleChoice("Virginia", "british", common_cause=3), "royalist") == 8
+    # 4.2.1: only Active War Parties (Common Cause Activates them first), only for
+    # an attacking British side
+    for choice in (
+        BattleChoice("Virginia", "british", common_cause=4),
+        BattleChoice("Virginia", "british", common_cause=-1),
+        BattleChoice("Virginia", "patriots", common_cause=1),
+    ):
+        refused = battle_refusal(state, choice)
+        assert refused is not None and refused.rule == "4.2.1", choice
+    assert battle_refusal(state, used) is None
+    assert used.to_json()["common_cause"] == 2
+
+
 def test_defending_chooser() -> None:
     state = board()
     put(state, "Quebec", "war_party", 1)

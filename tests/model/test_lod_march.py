@@ -215,6 +215,49 @@ def test_british_tories_move_only_with_regulars_one_for_one() -> None:
     assert command_refusal(state, paired) is None
 
 
+def test_british_march_with_common_cause_war_parties() -> None:
+    # 4.2.1: War Parties join a British March as Tories (1 for 1 with the Regulars,
+    # together with the Tories), into an adjacent Province only, Activated; the
+    # March names where they join
+    state = CoinState.new("lod")
+    state.set_track("british_resources", 3)
+    state.move_pieces("Available", "North Carolina", "british_regular", 2)
+    state.move_pieces("Available", "North Carolina", "tory", 1)
+    state.move_pieces("Available", "North Carolina", "war_party", 2)
+    state.move_pieces("Available", "Virginia", "militia", 2)
+    moves = (
+        ("North Carolina", "Virginia", "british_regular", 2),
+        ("North Carolina", "Virginia", "tory", 1),
+        ("North Carolina", "Virginia", "war_party:underground", 1),
+    )
+    move = Command("british", "march", ("Virginia",), moves=moves, allied=("Virginia",))
+    assert command_refusal(state, move) is None
+    after = apply_command(state, move).state
+    assert after.pieces("Virginia", "war_party", "active") == 1
+    assert after.pieces("North Carolina", "war_party", "underground") == 1
+    # 3.2.3: three cubes, the War Party among them as a Tory: one Militia Activated
+    assert after.pieces("Virginia", "militia", "active") == 1
+    # the destination War Parties join must be named, and only it
+    refused = command_refusal(state, Command("british", "march", ("Virginia",), moves=moves))
+    assert refused is not None and refused.rule == "4.2.1"
+    # more Tories and War Parties than Regulars
+    crowded = (*moves[:2], ("North Carolina", "Virginia", "war_party:underground", 2))
+    refused = command_refusal(state, Command("british", "march", ("Virginia",), moves=crowded,
+                                             allied=("Virginia",)))  # fmt: skip
+    assert refused is not None and "1 for 1" in refused.reason
+    # never into a City, nor by travel between Cities
+    state.move_pieces("Available", "Charles Town", "british_regular", 1)
+    state.move_pieces("Available", "South Carolina", "british_regular", 1)
+    state.move_pieces("Available", "South Carolina", "war_party", 1)
+    for destination in ("Charles Town", "Massachusetts"):
+        sea = Command("british", "march", (destination,), allied=(destination,), moves=(
+            ("South Carolina", destination, "british_regular", 1),
+            ("South Carolina", destination, "war_party:underground", 1),
+        ))  # fmt: skip
+        refused = command_refusal(state, sea)
+        assert refused is not None and refused.rule == "4.2.1", destination
+
+
 def test_british_march_between_cities_and_activation() -> None:
     # 3.2.3: from a City (not Blockaded) to another City; then in each destination
     # one Militia Activated per three British cubes

@@ -135,6 +135,17 @@ def test_common_cause_activates_war_parties_used() -> None:
     refused = special_refusal(state, SA("british", "common_cause", march, ("Massachusetts",),
                               used=(("Massachusetts", "war_party:underground", 1),)))  # fmt: skip
     assert refused is not None and refused.rule == "4.2.1"
+    # 4.2.1: each War Party a March moves is one Common Cause uses
+    put(state, "Massachusetts", "war_party")
+    two = (("Massachusetts", "New Hampshire", "war_party:underground", 2),)
+    inland = Command("british", "march", ("New Hampshire",), allied=("New Hampshire",), moves=two)
+    used = (("Massachusetts", "war_party:underground", 1),)
+    refused = special_refusal(state, SA("british", "common_cause", inland, ("Massachusetts",),
+                                        used=used))  # fmt: skip
+    assert refused is not None and "uses each" in refused.reason
+    both = (("Massachusetts", "war_party:underground", 2),)
+    assert special_refusal(state, SA("british", "common_cause", inland, ("Massachusetts",),
+                                     used=both)) is None  # fmt: skip
 
 
 def skirmish_state() -> CoinState:

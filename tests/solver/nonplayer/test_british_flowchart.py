@@ -12,7 +12,7 @@ import pytest
 from legalis.model.coin.scenarios import load_scenario
 from legalis.model.coin.state import CoinState
 from legalis.model.core.randomness import LoggedRandom
-from legalis.model.lod.battle import WEST_INDIES
+from legalis.model.lod.battle import WEST_INDIES, BattleChoice
 from legalis.model.lod.command_base import Command
 from legalis.model.lod.special import SpecialActivity
 from legalis.solver.nonplayer.british import (
@@ -552,10 +552,20 @@ def test_march_adds_control_with_common_cause() -> None:
     assert march_box(done) is None
     cause, march = moves(done)
     assert isinstance(march, Command) and march.spaces == ("Virginia",)
-    assert march.moves == (("North Carolina", "Virginia", "british_regular", 2),)
+    # 4.2.1: the War Parties move with the Regulars as Tories, into an adjacent
+    # Province, and the March names the destination they join in
+    assert march.moves == (
+        ("North Carolina", "Virginia", "british_regular", 2),
+        ("North Carolina", "Virginia", "war_party:active", 2),
+    )
+    assert march.allied == ("Virginia",)
     assert isinstance(cause, SpecialActivity) and cause.name == "common_cause"
     assert cause.used == (("North Carolina", "war_party:active", 2),)
     assert cause.command == march
+    after = done.state
+    assert after.pieces("Virginia", "war_party", "active") == 2
+    assert after.pieces("North Carolina", "war_party", "underground") == 1
+    assert after.control("Virginia") == "british"
     # without a Special Activity (a free Limited March) no War Party joins: two
     # Regulars cannot Control Virginia, so they take an empty Colony instead
     done = context(state, scope=LIMITED)
@@ -722,6 +732,9 @@ def test_battle_common_cause_raises_the_force_level() -> None:
     )
     assert isinstance(battle, Command) and battle.spaces == ("Virginia",)
     assert cause.command == battle
+    # 4.2.1: the Battle counts the two War Parties as Tories: 3 Regulars + 2
+    assert done.steps[-1].decisions == (BattleChoice("Virginia", "british", common_cause=2),)
+    assert "3.6.3: Force Levels royalist 5, rebellion 5" in done.steps[-1].log
     # 8.1: no Special Activity with a free Limited Command: no Battle; IF NONE: March
     assert battle_box(context(cause_board(), scope=LIMITED)) == "march"
 
