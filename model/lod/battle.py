@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from legalis.model.coin.state import CoinState
-from legalis.model.core.views import Refusal
+from legalis.model.core.views import ListView, MoveView, Refusal
 from legalis.model.errors import IllegalMoveError
 from legalis.model.lod.losses import add_losses
 
@@ -39,12 +39,16 @@ __all__ = [
     "BattleChoice",
     "BattleOptions",
     "BattleResult",
+    "BlockadeShift",
     "FixedDice",
     "FollowUp",
     "Modifier",
     "Removal",
+    "apply_blockade_shift",
     "attacking_factions",
     "battle_refusal",
+    "blockade_shift_refusal",
+    "blockade_shift_view",
     "defending_chooser",
     "force_level",
     "resolve_battle",
@@ -707,3 +711,90 @@ def resolve_battle(
         follow_ups=tuple(follow),
         log=tuple(log),
     )
+
+
+# ---------------------------------------------------------------------- 3.6.8 Blockades
+
+
+@dataclass(frozen=True)
+class BlockadeShift:
+    """The French move ``count`` Blockades from ``source``, a City where the
+    Rebellion just Won the Day, to the City ``destination`` (3.6.8: "any Blockades
+    ... to another City", so all of them to one City)."""
+
+    source: str
+    destination: str
+    count: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "faction": "french",
+            "move": "blockade_shift",
+            "source": self.source,
+            "destination": self.destination,
+            "count": self.count,
+        }
+
+
+def blockade_shift_refusal(state: CoinState, offer: FollowUp, move: object) -> Refusal | None:
+    """``None`` when ``move`` is a legal answer to the Battle's ``offer`` on
+    ``state`` (the state after the Battle), else why not.
+
+    >>> state = CoinState.new("lod")
+    >>> state.move_pieces("Available", "Boston", "militia", 1)
+    >>> state.add_marker("Boston", "blockade")
+    >>> offer = FollowUp("french", "move_blockade", "Boston", "3.6.8", "")
+    >>> blockade_shift_refusal(state, offer, BlockadeShift("Boston", "Boston", 1)).reason
+    'the Blockades go to another City'
+    """
+    if not isinstance(move, BlockadeShift):
+        return Refusal(f"not a Blockade move: {move!r}", "3.6.8")
+    if offer.action != "move_blockade" or offer.space != move.source:
+        return Refusal(f"no Rebellion Win the Day in {move.source} offers a Blockade move", "3.6.8")
+    cities = state.rules.map.of_type("City")
+    if move.destination not in cities or move.destination == move.source:
+        return Refusal("the Blockades go to another City", "3.6.8")
+    here = state.markers(move.source, "blockade")
+    if not 1 <= move.count <= here:
+        return Refusal(f"{move.source} has {here} Blockade(s) to move, not {move.count}", "3.6.8")
+    return None
+
+
+def blockade_shift_view(state: CoinState, offer: FollowUp) -> MoveView[BlockadeShift]:
+    """Every Blockade move the ``offer`` allows: any number of the won City's
+    Blockades to any other City (declining is making none).
+
+    >>> state = CoinState.new("lod")
+    >>> state.add_marker("Boston", "blockade", 2)
+    >>> offer = FollowUp("french", "move_blockade", "Boston", "3.6.8", "")
+    >>> blockade_shift_view(state, offer).count()  # 1 or 2 of them, to 6 other Cities
+    12
+    """
+    moves = [
+        BlockadeShift(offer.space, city, n)
+        for city in sorted(state.rules.map.of_type("City"))
+        if city != offer.space
+        for n in range(1, state.markers(offer.space, "blockade") + 1)
+    ]
+    legal = [m for m in moves if blockade_shift_refusal(state, offer, m) is None]
+    return ListView(legal, lambda move: blockade_shift_refusal(state, offer, move))
+
+
+def apply_blockade_shift(
+    state: CoinState, offer: FollowUp, move: BlockadeShift
+) -> tuple[CoinState, tuple[str, ...]]:
+    """The state after the Blockade move, and its log line (``state`` is not changed).
+
+    Raises
+    ------
+    IllegalMoveError
+        The move is refused (:func:`blockade_shift_refusal`).
+    """
+    refused = blockade_shift_refusal(state, offer, move)
+    if refused is not None:
+        raise IllegalMoveError(refused.reason, rule=refused.rule)
+    after = state.copy()
+    after.take_marker(move.source, "blockade", move.count)
+    after.add_marker(move.destination, "blockade", move.count)
+    return after, (f"3.6.8: the French move {move.count} Blockade(s) from {move.source} "
+                   f"to {move.destination}",)  # fmt: skip

@@ -36,7 +36,15 @@ from typing import Any
 from legalis.model.coin.state import CoinState
 from legalis.model.core.randomness import LoggedRandom
 from legalis.model.errors import IllegalMoveError
-from legalis.model.lod.battle import BattleChoice, BattleOptions, BattleResult, FixedDice
+from legalis.model.lod.battle import (
+    BattleChoice,
+    BattleOptions,
+    BattleResult,
+    BlockadeShift,
+    FixedDice,
+    FollowUp,
+    apply_blockade_shift,
+)
 from legalis.model.lod.command_base import CommandOptions
 from legalis.model.lod.commands import Command, apply_command, fight_battles
 from legalis.model.lod.special import SpecialActivity, apply_special
@@ -60,9 +68,10 @@ FULL_COMMAND = CommandScope(limited=False, special_activity=True, free=False)  #
 @dataclass(frozen=True)
 class TurnStep:
     """One move carried out: a Command (for a Battle, the sides' decisions in each
-    space), or a Special Activity; the dice faces it used, in order; its log."""
+    space), a Special Activity, or the French Blockade move a Battle won offers
+    (3.6.8); the dice faces it used, in order; its log."""
 
-    move: Command | SpecialActivity
+    move: Command | SpecialActivity | BlockadeShift
     decisions: tuple[BattleChoice, ...] = ()
     dice: tuple[int, ...] = ()
     log: tuple[str, ...] = ()
@@ -211,6 +220,13 @@ class TurnContext:
         self.state = result.state
         return move
 
+    def shift_blockades(self, offer: FollowUp, move: BlockadeShift) -> BlockadeShift:
+        """Move Blockades as a Rebellion Win the Day in a City offers (3.6.8;
+        refused: IllegalMoveError)."""
+        self.state, log = apply_blockade_shift(self.state, offer, move)
+        self.steps.append(TurnStep(move, log=log))
+        return move
+
     def pass_turn(self, why: str) -> None:
         self.passed = why
         self.trace.step("2.3.3", f"Pass: {why}", [], "pass")
@@ -254,13 +270,26 @@ def replay_turn(
     """Carry the turn's moves out again from ``start`` with the dice each used; the
     legal-move checks run on every one (a refused move raises)."""
     state = start
+    offers: dict[str, FollowUp] = {}  # the Blockade moves the Battles so far offer
     for step in turn.steps:
         dice = FixedDice(step.dice)
         if isinstance(step.move, SpecialActivity):
             state = apply_special(state, step.move, dice).state
+        elif isinstance(step.move, BlockadeShift):
+            offer = offers.get(step.move.source)
+            if offer is None:
+                raise IllegalMoveError(f"no Battle won in {step.move.source}", rule="3.6.8")
+            state = apply_blockade_shift(state, offer, step.move)[0]
         elif step.move.name == "battle":
             decisions = {choice.space: choice for choice in step.decisions}
-            state = fight_battles(state, step.move, dice, decisions, battle_options)[0].state
+            done, fought = fight_battles(state, step.move, dice, decisions, battle_options)
+            state = done.state
+            offers.update(
+                (f.space, f)
+                for result in fought
+                for f in result.follow_ups
+                if f.action == "move_blockade"
+            )
         else:
             state = apply_command(state, step.move, options=command_options).state
     return state

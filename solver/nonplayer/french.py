@@ -53,7 +53,7 @@ from legalis.solver.nonplayer.board import (
     spaces,
 )
 from legalis.solver.nonplayer.flowchart import PASS, Box, TurnContext, run_boxes
-from legalis.solver.nonplayer.patriots import free_rally
+from legalis.solver.nonplayer.patriots import blockades_after_win, free_rally
 from legalis.solver.nonplayer.priorities import enemy_order
 from legalis.solver.nonplayer.sequence import ResourcePurse
 from legalis.solver.nonplayer.spaces import Priority, select_spaces, support_score
@@ -956,16 +956,15 @@ def battle_box(context: TurnContext, options: FrenchOptions = DEFAULTS) -> str |
 
 
 def _after_battles(context: TurnContext, results: Sequence[BattleResult]) -> None:
-    """8.6.6: a free Patriot Rally in one space (8.5.2, by the Patriots' own
-    priorities) for each space where the Rebellion Wins the Day; the French Blockade
-    move of a won City is traced, not made (the model has no move for it)."""
+    """8.6.6: the French Blockade move of a won City, and a free Patriot Rally in
+    one space (8.5.2, by the Patriots' own priorities) for each space where the
+    Rebellion Wins the Day."""
     for result in results:
         if not (result.win_the_day and result.winner == "rebellion"):
             continue
         for follow in result.follow_ups:
             if follow.action == "move_blockade":
-                why = f"Blockades of {follow.space} may move: no such move in the model"
-                context.trace.step("8.6.6", why, [follow.space], None)
+                blockades_after_win(context, follow, "8.6.6")
         context.trace.step("8.6.6", "the Rebellion Wins the Day: a free Patriot Rally", [], "rally")
         free_rally(context)
 

@@ -36,7 +36,7 @@ from typing import Literal
 from legalis.model.coin.limits import may_hold, stacking_room
 from legalis.model.coin.state import CoinState
 from legalis.model.core.randomness import LoggedRandom
-from legalis.model.lod.battle import BattleChoice, BattleResult, resolve_battle
+from legalis.model.lod.battle import BattleChoice, BattleResult, FollowUp, resolve_battle
 from legalis.model.lod.command_base import RESOURCES, Command, CommandOptions, command_refusal
 from legalis.model.lod.march import march_reach
 from legalis.model.lod.special import SpecialActivity, apply_special, special_refusal, special_view
@@ -52,6 +52,7 @@ from legalis.solver.nonplayer.board import (
 )
 from legalis.solver.nonplayer.flowchart import Box, TurnContext, run_boxes
 from legalis.solver.nonplayer.priorities import enemy_order, remove_friendly_order
+from legalis.solver.nonplayer.redeploy import nonplayer_blockade_shift
 from legalis.solver.nonplayer.sequence import ResourcePurse
 from legalis.solver.nonplayer.spaces import Priority, select_spaces
 from legalis.solver.nonplayer.trace import Trace
@@ -1275,16 +1276,26 @@ def _french_payments(context: TurnContext, spaces: list[str]) -> list[str]:
 
 
 def _after_win(context: TurnContext, result: BattleResult, options: PatriotOptions) -> None:
-    """8.5.1: a free Rally in one space for a Rebellion Win the Day; the French
-    Blockade move from a City won has no move in the model, so it is traced as not
-    made."""
+    """8.5.1: a free Rally in one space for a Rebellion Win the Day, and the French
+    Blockade move from a City won."""
     for follow in result.follow_ups:
         if follow.action == "rally":
             free_rally(context, options)
         elif follow.action == "move_blockade":
-            context.trace.step("8.5.1", f"French Blockades of {follow.space} to a City with "
-                               "more Support: the model has no such move; not made",
-                               [follow.space], None)  # fmt: skip
+            blockades_after_win(context, follow, "8.5.1")
+
+
+def blockades_after_win(context: TurnContext, offer: FollowUp, rule: str) -> None:
+    """8.5.1, 8.6.6: a Non-player French moves the Blockades of the City won to the
+    City with most Support (:func:`nonplayer_blockade_shift`); a played French
+    Faction makes its own choice, which the flowchart leaves to it (traced)."""
+    if "french" in context.players:
+        context.trace.step(rule, f"the French player may move the Blockades of {offer.space}",
+                           [offer.space], None)  # fmt: skip
+        return
+    move = nonplayer_blockade_shift(context.state, offer, context.rng, context.trace, rule)
+    if move is not None:
+        context.shift_blockades(offer, move)
 
 
 # ---------------------------------------------------------------------- the flowchart

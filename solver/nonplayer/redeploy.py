@@ -4,9 +4,12 @@ most British Regulars (8.4.9), Washington to the space with most Continentals
 French Regulars first (8.6.9), Brant or Dragging Canoe to the space with most War
 Parties and Cornplanter to a Neutral or Passive Province with two or more War
 Parties and room for a Village (8.7.7). Ties by the Random Spaces table (8.2).
-Then the Blockade half of 8.6.9 in the French Naval Intervention step (6.5.4).
+Then the Blockade half of 8.6.9 in the French Naval Intervention step (6.5.4),
+and the Blockades a Rebellion Win the Day in a City lets the French move (8.5.1,
+8.6.6), which rank Cities by the same Support.
 
 >>> from legalis.model.core.randomness import LoggedRandom
+from legalis.model.lod.battle import BlockadeShift, FollowUp
 >>> state = CoinState.new("lod")
 >>> state.set_leader("Washington", "Massachusetts")
 >>> state.move_pieces("Available", "Virginia", "continental", 3)
@@ -19,6 +22,7 @@ from __future__ import annotations
 from legalis.model.coin.limits import stacking_room
 from legalis.model.coin.state import CoinState
 from legalis.model.core.randomness import LoggedRandom
+from legalis.model.lod.battle import BlockadeShift, FollowUp
 from legalis.model.lod.winter import (
     REDEPLOYMENT_ORDER,
     NavalWithdrawal,
@@ -130,3 +134,35 @@ def nonplayer_naval_withdrawal(
     if refused is not None:  # one Blockade per City among seven Cities always fits
         raise AssertionError(f"Non-player Naval Intervention refused: {refused.reason}")
     return move
+
+
+def nonplayer_blockade_shift(
+    state: CoinState, offer: FollowUp, rng: LoggedRandom, trace: Trace, rule: str
+) -> BlockadeShift | None:
+    """8.5.1, 8.6.6: after a Rebellion Win the Day in a City, the Non-player French
+    move all its Blockades to the other City with most Support (8.1.1), if it has
+    more Support than the City won (ties by 8.2); None when there is none to move
+    or no such City.
+
+    >>> state = CoinState.new("lod")
+    >>> state.add_marker("Boston", "blockade")
+    >>> state.set_support("New York City", "passive_support")
+    >>> offer = FollowUp("french", "move_blockade", "Boston", "3.6.8", "")
+    >>> nonplayer_blockade_shift(state, offer, LoggedRandom(0), Trace(), "8.6.6")
+    BlockadeShift(source='Boston', destination='New York City', count=1)
+    """
+    here = state.markers(offer.space, "blockade")
+    won = _city_support(state, offer.space)
+    richer = [
+        c for c in state.rules.map.of_type("City")
+        if c != offer.space and _city_support(state, c) > won
+    ]  # fmt: skip
+    if not here or not richer:
+        trace.step(rule, f"no Blockade of {offer.space} to move to a City with more Support",
+                   [offer.space], None)  # fmt: skip
+        return None
+    most = Priority("the City with most Support", lambda s, x: True,
+                    lambda s, x: _city_support(s, x), rule=rule)  # fmt: skip
+    (city,) = select_spaces(state, sorted(richer), [most], 1, rng, trace)
+    trace.step(rule, f"the French move the Blockades of {offer.space}", [city], city)
+    return BlockadeShift(offer.space, city, here)

@@ -15,11 +15,16 @@ from legalis.model.lod.battle import (
     BattleChoice,
     BattleOptions,
     BattleResult,
+    BlockadeShift,
     FixedDice,
+    FollowUp,
     Modifier,
     Removal,
+    apply_blockade_shift,
     attacking_factions,
     battle_refusal,
+    blockade_shift_refusal,
+    blockade_shift_view,
     defending_chooser,
     force_level,
     resolve_battle,
@@ -444,6 +449,30 @@ def test_win_the_day_with_washington_and_overflow() -> None:
         ("patriots", "rally"),
         ("french", "move_blockade"),
     ]
+    # 3.6.8: "any Blockades from the Battle City to another City": 1 of Boston's
+    # Blockades to one of the six other Cities
+    offer = result.follow_ups[1]
+    after = result.state
+    view = blockade_shift_view(after, offer)
+    assert view.count() == 6 * after.markers("Boston", "blockade") == 6
+    assert {m.destination for m in view} == set(after.rules.map.of_type("City")) - {"Boston"}
+    moved, log = apply_blockade_shift(after, offer, BlockadeShift("Boston", "Norfolk", 1))
+    assert (moved.markers("Boston", "blockade"), moved.markers("Norfolk", "blockade")) == (0, 1)
+    assert after.markers("Boston", "blockade") == 1  # the input is not changed
+    assert log[0].startswith("3.6.8")
+    wrong_city = FollowUp("french", "move_blockade", "Norfolk", "3.6.8", "")
+    for follow, move in (
+        (offer, BlockadeShift("Boston", "Boston", 1)),  # another City
+        (offer, BlockadeShift("Boston", "Virginia", 1)),  # a City
+        (offer, BlockadeShift("Boston", "Norfolk", 2)),  # only one is there
+        (offer, BlockadeShift("Boston", "Norfolk", 0)),
+        (wrong_city, BlockadeShift("Boston", "Norfolk", 1)),  # no Battle won there
+        (offer, "Norfolk"),
+    ):
+        refused = blockade_shift_refusal(after, follow, move)
+        assert refused is not None and refused.rule == "3.6.8", move
+    with pytest.raises(IllegalMoveError):
+        apply_blockade_shift(after, wrong_city, BlockadeShift("Boston", "Norfolk", 1))
 
 
 def test_win_the_day_without_washington() -> None:

@@ -12,10 +12,10 @@ import pytest
 from legalis.model.coin.scenarios import load_scenario
 from legalis.model.coin.state import CoinState
 from legalis.model.core.randomness import LoggedRandom
-from legalis.model.lod.battle import WEST_INDIES
+from legalis.model.lod.battle import WEST_INDIES, BlockadeShift
 from legalis.model.lod.command_base import Command
 from legalis.model.lod.special import SpecialActivity
-from legalis.solver.nonplayer.flowchart import Turn, TurnContext, TurnStep, run_boxes
+from legalis.solver.nonplayer.flowchart import Turn, TurnContext, TurnStep, replay_turn, run_boxes
 from legalis.solver.nonplayer.french import (
     FRENCH_BOXES,
     FrenchOptions,
@@ -554,6 +554,24 @@ def test_battle_golden_win_the_day_and_free_rally() -> None:
     assert rally.placed == (("Georgia", "continental", 1), ("Georgia", "militia", 2))
     assert rally.removed == (("Georgia", "militia:underground", 1),)
     assert traced(done, "no Special Activity possible")
+
+
+def test_battle_won_in_a_blockaded_city_moves_its_blockades() -> None:
+    # 8.6.6: the same Battle fought in Quebec City, where the board parks all three
+    # Blockades: after the Win the Day the French move "any Blockades" (all three)
+    # to the City with more Support: Boston, the only one above Neutral
+    state = board()
+    put(state, "Quebec City", "french_regular", 2)
+    put(state, "Quebec City", "tory", 2)
+    state.set_leader("Rochambeau", "Quebec City")
+    state.set_support("Boston", "active_support")
+    done = context(state)
+    assert battle_box(done) is None
+    battle, shift, *_ = moves(done)
+    assert isinstance(battle, Command) and battle.spaces == ("Quebec City",)
+    assert shift == BlockadeShift("Quebec City", "Boston", 3)
+    assert done.state.markers("Boston", "blockade") == 3
+    assert replay_turn(state, done.finish()) == done.state
 
 
 def test_battle_naval_pressure_to_the_battle_city_and_population_first() -> None:

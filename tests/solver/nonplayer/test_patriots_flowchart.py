@@ -13,6 +13,7 @@ import pytest
 from legalis.model.coin.scenarios import load_scenario
 from legalis.model.coin.state import CoinState
 from legalis.model.core.randomness import LoggedRandom
+from legalis.model.lod.battle import BlockadeShift
 from legalis.model.lod.command_base import Command
 from legalis.model.lod.special import SpecialActivity
 from legalis.solver.nonplayer.flowchart import Turn, TurnContext, replay_turn, run_boxes
@@ -263,19 +264,47 @@ def test_battle_win_the_day_earns_a_free_rally() -> None:
     assert specials(done) == []
 
 
-def test_battle_won_in_a_blockaded_city_traces_the_blockade_move() -> None:
-    # 8.5.1: the French may move Boston's Blockade after a Win the Day there; the
-    # model has no such move, so it is traced as not made; the free Rally still is
+def blockaded_boston() -> CoinState:
+    """6 Continentals against 2 Tories in Blockaded Boston: a Rebellion Win the Day."""
     state = board(2)
     state.set_flag("toa_played")
     state.move_marker("Unavailable", "Boston", "blockade")
     put(state, "Boston", "continental", 6)
     put(state, "Boston", "tory", 2)
+    return state
+
+
+def test_battle_won_in_a_blockaded_city_moves_the_blockade() -> None:
+    # 8.5.1: after the Win the Day in Boston the French move its Blockade to the
+    # City with most Support (8.1.1: level x Population): New York City at Passive
+    # Support (1 x 2) over Philadelphia at Passive Support (1 x 1); Boston itself
+    # falls to Opposition. The free Rally still follows
+    state = blockaded_boston()
+    state.set_support("New York City", "passive_support")
+    state.set_support("Philadelphia", "passive_support")
     done = context(state)
     assert battle_box(done) is None
-    assert traced(done, "French Blockades of Boston")
+    assert BlockadeShift("Boston", "New York City", 1) in moves(done)
+    assert done.state.markers("Boston", "blockade") == 0
+    assert done.state.markers("New York City", "blockade") == 1
     assert only_command(done, "rally").placed == (("Boston", "patriot_fort", 1),)
+    assert replay_turn(state, done.finish()) == done.state
+
+
+def test_battle_won_in_a_blockaded_city_keeps_it_without_a_richer_city() -> None:
+    # 8.5.1: "to another City with more Support": every City at Neutral has no more
+    # Support than Boston, so the Blockade stays; a played French Faction decides
+    # for itself, so the Non-player flowchart moves nothing either
+    done = context(blockaded_boston())
+    assert battle_box(done) is None
+    assert traced(done, "no Blockade of Boston to move")
     assert done.state.markers("Boston", "blockade") == 1
+    state = blockaded_boston()
+    state.set_support("New York City", "passive_support")
+    played = TurnContext(state, "patriots", LoggedRandom(0), players=("french",))
+    assert battle_box(played) is None
+    assert traced(played, "the French player may move the Blockades of Boston")
+    assert played.state.markers("Boston", "blockade") == 1
 
 
 def test_battle_overflow_shifts_gain_opposition_first() -> None:
