@@ -20,7 +20,7 @@ Command's own legality is :func:`legalis.model.lod.commands.command_refusal`'s.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations, combinations_with_replacement
 from math import prod
 from typing import Any
@@ -29,7 +29,8 @@ from legalis.model.coin.state import CoinState, markers_out_of
 from legalis.model.core.views import ListView, MoveView, Refusal
 from legalis.model.errors import IllegalMoveError, InputError
 from legalis.model.lod.battle import DieSource
-from legalis.model.lod.commands import Command
+from legalis.model.lod.command_base import RESOURCES, CommandOptions, CommandResult
+from legalis.model.lod.commands import Command, apply_command, command_refusal
 from legalis.model.lod.losses import add_losses
 
 __all__ = [
@@ -43,7 +44,10 @@ __all__ = [
     "apply_special",
     "available_special_activities",
     "blockade_layouts",
+    "command_parts",
+    "during_refusal",
     "layout_refusal",
+    "special_during",
     "special_refusal",
     "special_view",
 ]
@@ -418,6 +422,97 @@ def apply_special(
         log.append("Howe: FNI lowered one level before the Special Activity")
     _CARRY_OUT[(move.faction, move.name)](new, move, log, rng)
     return SpecialResult(new, tuple(log))
+
+
+# ---------------------------------------------------------------------- 4.1 "during"
+
+# Commands carried out space by space, so that a Special Activity may come between
+# two of their spaces: the Raid (8.7.1 Plunders "before completing the Raid").
+IN_PARTS = frozenset({("indians", "raid")})
+
+
+def command_parts(command: Command, before: Sequence[str]) -> tuple[Command, Command]:
+    """``command`` split into the spaces carried out ``before`` a Special Activity
+    and the rest, each with the moves into its spaces.
+
+    >>> raid = Command("indians", "raid", ("Georgia", "Virginia"),
+    ...                moves=(("North Carolina", "Virginia", "war_party:underground", 1),))
+    >>> first, rest = command_parts(raid, ["Georgia"])
+    >>> first.spaces, first.moves, rest.spaces, len(rest.moves)
+    (('Georgia',), (), ('Virginia',), 1)
+    """
+    head = tuple(s for s in command.spaces if s in before)
+    tail = tuple(s for s in command.spaces if s not in before)
+
+    def part(spaces: tuple[str, ...]) -> Command:
+        moves = tuple(m for m in command.moves if m[1] in spaces)
+        return replace(command, spaces=spaces, moves=moves)
+
+    return part(head), part(tail)
+
+
+def during_refusal(
+    state: CoinState,
+    command: Command,
+    before: Sequence[str],
+    special: SpecialActivity,
+    options: CommandOptions | None = None,
+) -> Refusal | None:
+    """``None`` when ``special`` may come between the ``before`` spaces of
+    ``command`` and its others (4.1: "before, during, or after"), as far as can be
+    told before it starts: the Command carried out space by space, the split a
+    proper one, the Command legal but for its cost (the Special Activity may pay for
+    the rest), its first part legal with its cost, and the Special Activity
+    accompanying it. The Special Activity and the rest are checked again when
+    reached (:func:`special_during`)."""
+    if (command.faction, command.name) not in IN_PARTS:
+        return Refusal(f"a {command.name} is carried out whole, not around a Special "
+                       "Activity", "4.1")  # fmt: skip
+    first, rest = command_parts(command, before)
+    if not first.spaces or not rest.spaces or set(before) - set(command.spaces):
+        return Refusal("the spaces before the Special Activity are some of the Command's, "
+                       "not all", "4.1")  # fmt: skip
+    if special.command != command or special.faction != command.faction:
+        return Refusal("the Special Activity accompanies this Command", "4.1")
+    rich = state.copy()
+    track = RESOURCES[command.faction]
+    rich.set_track(track, rich.rules.data.track(track).hi)
+    return command_refusal(rich, command, options=options) or command_refusal(
+        state, first, options=options
+    )
+
+
+def special_during(
+    state: CoinState,
+    command: Command,
+    before: Sequence[str],
+    special: SpecialActivity,
+    rng: DieSource | None = None,
+    options: CommandOptions | None = None,
+) -> tuple[CommandResult, SpecialResult, CommandResult]:
+    """Carry out ``command``'s ``before`` spaces, then ``special``, then the rest
+    of ``command`` (each refused part raises :class:`IllegalMoveError`).
+
+    >>> state = CoinState.new("lod")
+    >>> state.set_track("indians_resources", 1)
+    >>> for space in ("Georgia", "South Carolina"):
+    ...     state.set_support(space, "active_opposition")
+    ...     state.move_pieces("Available", space, "war_party", 2, new_status="underground")
+    >>> raid = Command("indians", "raid", ("Georgia", "South Carolina"))
+    >>> state.set_track("patriots_resources", 3)
+    >>> plunder = SpecialActivity("indians", "plunder", raid, ("Georgia",),
+    ...                           removed=(("Georgia", "war_party:active", 1),))
+    >>> first, _, rest = special_during(state, raid, ["Georgia"], plunder)
+    >>> rest.state.track("indians_resources"), rest.state.track("patriots_resources")
+    (0, 2)
+    """
+    refused = during_refusal(state, command, before, special, options)
+    if refused is not None:
+        raise IllegalMoveError(refused.reason, rule=refused.rule)
+    first, rest = command_parts(command, before)
+    done = apply_command(state, first, options=options)
+    mid = apply_special(done.state, special, rng)
+    return done, mid, apply_command(mid.state, rest, options=options)
 
 
 def _only(move: SpecialActivity, *fields: str) -> Refusal | None:

@@ -47,7 +47,12 @@ from legalis.model.lod.battle import (
 )
 from legalis.model.lod.command_base import CommandOptions
 from legalis.model.lod.commands import Command, apply_command, fight_battles
-from legalis.model.lod.special import SpecialActivity, apply_special
+from legalis.model.lod.special import (
+    SpecialActivity,
+    apply_special,
+    command_parts,
+    during_refusal,
+)
 from legalis.solver.nonplayer.sequence import CommandScope
 from legalis.solver.nonplayer.trace import Trace
 
@@ -218,6 +223,22 @@ class TurnContext:
         result = apply_special(self.state, move, self.rng)
         self.steps.append(TurnStep(move, dice=self._dice_since(mark), log=result.log))
         self.state = result.state
+        return move
+
+    def command_during(
+        self, move: Command, before: Sequence[str], special: SpecialActivity
+    ) -> Command:
+        """Carry out ``move``'s ``before`` spaces, then ``special``, then its other
+        spaces (4.1 "during"; refused: IllegalMoveError). Each part is its own step,
+        checked again on the state it meets."""
+        move = self.stamp(move)
+        refused = during_refusal(self.state, move, before, special, self.command_options)
+        if refused is not None:
+            raise IllegalMoveError(refused.reason, rule=refused.rule)
+        first, rest = command_parts(move, before)
+        self.command(first)
+        self.special(special)
+        self.command(rest)
         return move
 
     def shift_blockades(self, offer: FollowUp, move: BlockadeShift) -> BlockadeShift:

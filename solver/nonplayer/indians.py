@@ -38,7 +38,13 @@ from legalis.model.coin.state import CoinState
 from legalis.model.core.randomness import LoggedRandom
 from legalis.model.lod.command_base import RESOURCES, Command, command_refusal
 from legalis.model.lod.commands import apply_command
-from legalis.model.lod.special import SpecialActivity, apply_special, special_refusal, special_view
+from legalis.model.lod.special import (
+    SpecialActivity,
+    apply_special,
+    command_parts,
+    special_refusal,
+    special_view,
+)
 from legalis.solver.nonplayer.board import (
     british_controls,
     control_if,
@@ -670,6 +676,33 @@ def _after_trade(plan: _RaidPlan, command: Command) -> SpecialActivity | None:
     )
 
 
+def _raid_around(context: TurnContext, plan: _RaidPlan, move: Command) -> bool:
+    """8.7.1: the Plunder (or Trade) made when Resources fell to zero, "before
+    completing the Raid": before the whole Raid if it can be made there; else, once
+    the targets paid so far are carried out (a Plunder needing their War Party),
+    between them and the others, which its gain pays for (4.1 "during"). False when
+    neither is possible (no target is left after the paid ones)."""
+    mid = plan.mid
+    assert mid is not None
+    special = _mid_move(plan, context.state, move)
+    if special is not None:
+        trial = apply_special(context.state, special, LoggedRandom(0)).state
+        if command_refusal(trial, move, options=context.command_options) is None:
+            context.special(special)
+            context.command(move)
+            return True
+    before = plan.targets[: mid.paid]
+    if len(before) == len(plan.targets):
+        return False
+    first, _ = command_parts(move, before)
+    trial = apply_command(context.state, first, options=context.command_options).state
+    special = _mid_move(plan, trial, move)
+    if special is None:
+        raise AssertionError(f"8.7.1: the planned {mid.name} is refused after the first targets")
+    context.command_during(move, before, special)
+    return True
+
+
 def raid_box(
     context: TurnContext, options: IndiansOptions = DEFAULTS, british_is_player: bool = False
 ) -> str | None:
@@ -701,22 +734,10 @@ def raid_box(
         return "gather"
     move = context.stamp(plan.command(plan.targets))
     if plan.mid is not None:
-        mid = _mid_move(plan, context.state, move)
-        if mid is not None:
-            trial = apply_special(context.state, mid, LoggedRandom(0)).state
-            if command_refusal(trial, move, options=context.command_options) is None:
-                context.special(mid)
-                context.command(move)
-                return None
-        # the Special Activity can only follow the Raid: the targets its gain would
-        # pay for are dropped
-        move = context.stamp(plan.command(plan.targets[: plan.mid.paid]))
-        context.trace.step(
-            "8.7.1",
-            "Plunder or Trade only after the Raid movement",
-            plan.targets,
-            list(move.spaces),
-        )
+        if _raid_around(context, plan, move):
+            return None
+        # Resources ran out at the last target, and the Special Activity needs the
+        # Raid's movement: the Raid, then it
         context.command(move)
         after = (
             _mid_move(plan, context.state, move)

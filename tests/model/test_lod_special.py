@@ -3,16 +3,20 @@ option, the pairing rules both ways, and both directions of legality."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from legalis.model.coin.state import CoinState
 from legalis.model.core.randomness import LoggedRandom
 from legalis.model.errors import IllegalMoveError, InputError
-from legalis.model.lod.commands import Command
+from legalis.model.lod.commands import Command, command_refusal
 from legalis.model.lod.special import (
     SPECIAL_ACTIVITIES,
     SpecialActivity,
     apply_special,
     available_special_activities,
+    during_refusal,
+    special_during,
     special_refusal,
     special_view,
 )
@@ -321,6 +325,64 @@ def test_war_path_three_options() -> None:
     after = apply_special(fort, move).state
     assert after.track("crc") == 1 and after.pieces("Virginia", "war_party") == 1
     assert after.pieces("Virginia", "war_party", "active") == 1
+
+
+def raid_board() -> CoinState:
+    """Georgia (Population 1) and South Carolina (2) at Opposition, each with two
+    Underground War Parties; the Indians have 1 Resource, the Patriots 3."""
+    state = CoinState.new("lod")
+    state.set_track("indians_resources", 1)
+    state.set_track("patriots_resources", 3)
+    for space in ("Georgia", "South Carolina"):
+        state.set_support(space, "passive_opposition")
+        put(state, space, "war_party", 2, "underground")
+    return state
+
+
+def test_plunder_during_a_raid_pays_for_its_other_spaces() -> None:
+    # 4.1: a Special Activity may come during its Command; 3.4.4 Raids space by
+    # space, so Georgia is Raided (its 1 Resource spent), Plunder there brings
+    # Georgia's Population (1) from the Patriots (4.4.3), which pays for South Carolina
+    state = raid_board()
+    raid = Command("indians", "raid", ("Georgia", "South Carolina"))
+    plunder = SA("indians", "plunder", raid, ("Georgia",),
+                 removed=(("Georgia", "war_party:active", 1),))  # fmt: skip
+    assert command_refusal(state, raid) is not None  # 2 Resources needed at once
+    assert during_refusal(state, raid, ["Georgia"], plunder) is None
+    first, mid, rest = special_during(state, raid, ["Georgia"], plunder)
+    assert first.state.track("indians_resources") == 0
+    assert mid.state.track("indians_resources") == 1
+    after = rest.state
+    assert after.track("indians_resources") == 0 and after.track("patriots_resources") == 2
+    for space in ("Georgia", "South Carolina"):
+        assert after.support(space) == "neutral"  # 3.4.4: one shift toward Neutral
+        assert after.markers(space, "raid") == 1
+    assert after.pieces("Georgia", "war_party") == 1  # one Activated, then Plundered
+    # what may not be split around it
+    cases = [
+        (Command("indians", "gather", ("Georgia",)), ["Georgia"], plunder, "4.1"),
+        (raid, [], plunder, "4.1"),
+        (raid, ["Georgia", "South Carolina"], plunder, "4.1"),
+        (raid, ["Quebec"], plunder, "4.1"),
+        (raid, ["Georgia"], replace(plunder, command=None), "4.1"),
+    ]
+    # four Raid Provinces: illegal whatever the Resources
+    four = replace(raid, spaces=("Georgia", "New York", "North Carolina", "South Carolina"))
+    cases.append((four, ["Georgia"], replace(plunder, command=four), "3.4.4"))
+    for command, before, special, rule in cases:
+        refused = during_refusal(state, command, before, special)
+        assert refused is not None and refused.rule == rule, (command.spaces, before)
+    # the first part must be paid for before the Special Activity's gain arrives
+    broke = raid_board()
+    broke.set_track("indians_resources", 0)
+    refused = during_refusal(broke, raid, ["Georgia"], plunder)
+    assert refused is not None and refused.rule == "3.1"
+    # a gain too small to pay for the rest: the rest is refused when reached
+    poor = raid_board()
+    poor.set_track("patriots_resources", 0)
+    with pytest.raises(IllegalMoveError) as refusal:
+        special_during(poor, raid, ["Georgia"], plunder)
+    assert refusal.value.rule == "3.1"
 
 
 def test_plunder_with_raid() -> None:

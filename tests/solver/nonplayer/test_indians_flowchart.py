@@ -15,7 +15,7 @@ from legalis.model.coin.state import CoinState
 from legalis.model.core.randomness import LoggedRandom
 from legalis.model.lod.command_base import Command
 from legalis.model.lod.special import SpecialActivity
-from legalis.solver.nonplayer.flowchart import Turn, TurnContext, run_boxes
+from legalis.solver.nonplayer.flowchart import Turn, TurnContext, replay_turn, run_boxes
 from legalis.solver.nonplayer.indians import (
     INDIANS_BOXES,
     IndiansOptions,
@@ -237,24 +237,33 @@ def test_raid_plunders_before_completing_when_resources_fall_to_zero() -> None:
     assert done.state.track("patriots_resources") == 3
 
 
-def test_raid_plunder_after_the_movement_drops_the_unpaid_targets() -> None:
+def test_raid_plunder_after_the_movement_pays_for_the_next_target() -> None:
     # 8.7.1: one Resource; Pennsylvania and Maryland-Delaware (Population 2) each
     # need a War Party moved in from Northwest for Plunder. The first one paid for
     # leaves Resources at zero: Plunder there is possible only once the Raid has
-    # moved the War Party in, so the Raid is that one space and Plunder follows it
-    # (the Active War Party removed); the second target is not paid for.
+    # moved the War Party in, so that target is carried out, then Plunder (the
+    # Active War Party removed) brings 2, then the Raid goes on into the other
+    # target with Northwest's second War Party (4.1: "during" the Command)
     state = board(1, patriots=5)
     for colony in ("Pennsylvania", "Maryland-Delaware"):
         state.set_support(colony, "passive_opposition")
     put(state, "Northwest", "war_party", 2, "underground")
     done = context(state)
     assert raid_box(done) is None
-    raid, plunder = moves(done)
-    assert isinstance(raid, Command) and isinstance(plunder, SpecialActivity)
-    (space,) = raid.spaces
-    assert space in ("Pennsylvania", "Maryland-Delaware")
-    assert plunder.name == "plunder" and plunder.removed == ((space, ACTIVE, 1),)
-    assert done.state.track("indians_resources") == 2
+    first, plunder, rest = moves(done)
+    assert isinstance(first, Command) and isinstance(rest, Command)
+    assert isinstance(plunder, SpecialActivity) and plunder.name == "plunder"
+    assert {*first.spaces, *rest.spaces} == {"Pennsylvania", "Maryland-Delaware"}
+    (space,) = first.spaces
+    assert first.moves == (("Northwest", space, UG, 1),)
+    assert plunder.removed == ((space, ACTIVE, 1),)
+    assert plunder.command is not None and plunder.command.spaces == tuple(
+        sorted((*first.spaces, *rest.spaces))
+    )
+    assert done.state.track("indians_resources") == 1  # 1 - 1 + 2 - 1
+    assert done.state.track("patriots_resources") == 3
+    assert done.state.pieces("Northwest", "war_party") == 0
+    assert replay_turn(state, done.finish()) == done.state
 
 
 def trade_raid_board() -> CoinState:
