@@ -40,8 +40,9 @@ class Command:
     replaced (``removed``, likewise), for Roderigue Hortalez et Cie the Resources
     paid (``amount``), and the pieces that move (``moves``: origin,
     destination, piece kind, number; a kind names the status moved where it matters,
-    as ``war_party:underground``). ``limited``: a Limited Command (2.3.5);
-    ``free``: granted free by an Event (3.1.2)."""
+    as ``war_party:underground``). ``leaders``: the Leaders that follow units of
+    their Faction moving in it (1.10: Leader, destination). ``limited``: a Limited
+    Command (2.3.5); ``free``: granted free by an Event (3.1.2)."""
 
     faction: str
     name: str
@@ -52,6 +53,7 @@ class Command:
     moves: tuple[tuple[str, str, str, int], ...] = ()
     displace: tuple[str, str] | None = None
     allied: tuple[str, ...] = ()
+    leaders: tuple[tuple[str, str], ...] = ()
     limited: bool = False
     free: bool = False
 
@@ -71,6 +73,8 @@ class Command:
             body["displace"] = list(self.displace)
         if self.allied:
             body["allied"] = list(self.allied)
+        if self.leaders:
+            body["leaders"] = [list(f) for f in self.leaders]
         if self.limited:
             body["limited"] = True
         if self.free:
@@ -371,7 +375,7 @@ def command_refusal(
         return Refusal(f"the {move.name} Command is not modelled yet", "3.1")
     if len(set(move.spaces)) != len(move.spaces) or tuple(sorted(move.spaces)) != move.spaces:
         return Refusal("each space once, in sorted order", "3.1")
-    refused = rules.refuse(state, move)
+    refused = rules.refuse(state, move) or leaders_refusal(state, move)
     if refused is not None:
         return refused
     cost = 0 if move.free else rules.cost(state, move)
@@ -409,7 +413,52 @@ def apply_command(
         new.set_track(track, new.track(track) - cost)
         log.append(f"3.1: the {move.faction} pay {cost} Resource(s)")
     rules.carry_out(new, move, log)
+    for leader, destination in move.leaders:
+        log.append(f"1.10: {leader} follows from {new.leader(leader)} to {destination}")
+        new.set_leader(leader, destination)
     return CommandResult(new, tuple(log))
+
+
+# ---------------------------------------------------------------------- 1.10 Leaders
+
+
+def leader_destinations(state: CoinState, move: Command) -> dict[str, list[str]]:
+    """Where each Leader may follow the units of its Faction that ``move`` moves
+    away from the Leader's space (1.10), sorted; Leaders with nowhere to go are left
+    out.
+
+    >>> from legalis.model.lod.commands import Command
+    >>> state = CoinState.new("lod")
+    >>> state.set_leader("Washington", "Virginia")
+    >>> march = Command("patriots", "march", ("Maryland-Delaware", "North Carolina"), moves=(
+    ...     ("Virginia", "Maryland-Delaware", "militia:underground", 1),
+    ...     ("Virginia", "North Carolina", "continental", 2)))
+    >>> leader_destinations(state, march)
+    {'Washington': ['Maryland-Delaware', 'North Carolina']}
+    """
+    owner = {piece.id: piece.faction for piece in state.data.pieces}
+    found: dict[str, set[str]] = {}
+    for leader in state.data.leaders:
+        where = state.leader(leader.name)
+        for origin, destination, kind, _n in move.moves:
+            if origin == where and owner.get(kind.partition(":")[0]) == leader.faction:
+                found.setdefault(leader.name, set()).add(destination)
+    return {name: sorted(places) for name, places in sorted(found.items())}
+
+
+def leaders_refusal(state: CoinState, move: Command) -> Refusal | None:
+    """``None`` when each Leader ``move`` names follows units of its Faction that
+    move from its space to the destination named (1.10), else why not."""
+    if tuple(sorted(move.leaders)) != move.leaders or len(
+        {leader for leader, _ in move.leaders}
+    ) != len(move.leaders):
+        return Refusal("one sorted entry per Leader", "1.10")
+    allowed = leader_destinations(state, move)
+    for leader, destination in move.leaders:
+        if destination not in allowed.get(leader, ()):
+            return Refusal(f"{leader} follows units of its Faction moving from its space; "
+                           f"none goes to {destination}", "1.10")  # fmt: skip
+    return None
 
 
 def per_space(state: CoinState, move: Command) -> int:

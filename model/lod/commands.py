@@ -50,6 +50,7 @@ from legalis.model.lod.command_base import (
     can_command,
     command_refusal,
     command_view,
+    leader_destinations,
     per_space,
 )
 from legalis.model.lod.march import MARCH_RULES
@@ -66,6 +67,7 @@ __all__ = [
     "command_refusal",
     "command_view",
     "fight_battles",
+    "leader_destinations",
 ]
 
 RAID_MOST = 3  # 3.4.4: up to three Provinces

@@ -433,7 +433,7 @@ IN_PARTS = frozenset({("indians", "raid")})
 
 def command_parts(command: Command, before: Sequence[str]) -> tuple[Command, Command]:
     """``command`` split into the spaces carried out ``before`` a Special Activity
-    and the rest, each with the moves into its spaces.
+    and the rest, each with the moves (and the Leaders following them) into its spaces.
 
     >>> raid = Command("indians", "raid", ("Georgia", "Virginia"),
     ...                moves=(("North Carolina", "Virginia", "war_party:underground", 1),))
@@ -446,7 +446,8 @@ def command_parts(command: Command, before: Sequence[str]) -> tuple[Command, Com
 
     def part(spaces: tuple[str, ...]) -> Command:
         moves = tuple(m for m in command.moves if m[1] in spaces)
-        return replace(command, spaces=spaces, moves=moves)
+        leaders = tuple(f for f in command.leaders if f[1] in spaces)
+        return replace(command, spaces=spaces, moves=moves, leaders=leaders)
 
     return part(head), part(tail)
 
@@ -472,7 +473,10 @@ def during_refusal(
     if not first.spaces or not rest.spaces or set(before) - set(command.spaces):
         return Refusal("the spaces before the Special Activity are some of the Command's, "
                        "not all", "4.1")  # fmt: skip
-    if special.command != command or special.faction != command.faction:
+    planned = replace(command, leaders=())  # Leaders following units pair with nothing
+    if special.command is None or replace(special.command, leaders=()) != planned:
+        return Refusal("the Special Activity accompanies this Command", "4.1")
+    if special.faction != command.faction:
         return Refusal("the Special Activity accompanies this Command", "4.1")
     rich = state.copy()
     track = RESOURCES[command.faction]

@@ -106,6 +106,10 @@ class BritishOptions:
     ``battle_before_march``: when both the Battle sentence of 8.4.4 and the March
     sentence of 8.4.3 hold (two Underground Militia outnumbered, say), Battle is
     selected; ``False``: March.
+    ``garrison_origins``: where a Garrison's Regulars come from (8.4.1 names only
+    destinations): ``"random"``, each origin by the Random Spaces table (8.2) as the
+    Playbook's Garrison example does; ``"most_spare"``: the origin with most
+    Regulars to spare first.
 
     >>> BritishOptions().skirmish_cubes
     'least_first'
@@ -114,6 +118,7 @@ class BritishOptions:
     rebellion_city_needs_pieces: bool = True
     skirmish_cubes: Literal["least_first", "alternate"] = "least_first"
     battle_before_march: bool = True
+    garrison_origins: Literal["random", "most_spare"] = "random"
 
 
 DEFAULTS = BritishOptions()
@@ -468,8 +473,10 @@ def _special(
 class _GarrisonPlan:
     """The Regulars a Garrison moves (8.4.1), worked on a copy of the state."""
 
-    def __init__(self, context: TurnContext, state: CoinState, barred: str | None) -> None:
-        self.context, self.work = context, state.copy()
+    def __init__(
+        self, context: TurnContext, state: CoinState, barred: str | None, options: BritishOptions
+    ) -> None:
+        self.context, self.work, self.options = context, state.copy(), options
         self.cities = [
             c for c in _cities(state) if not state.markers(c, "blockade") and c != barred
         ]
@@ -513,18 +520,20 @@ class _GarrisonPlan:
         return not self.limited or not self.destinations or city in self.destinations
 
     def send(self, city: str, n: int, rule: str) -> None:
-        """Move up to ``n`` Regulars to ``city``, from the origins with most to
-        spare first (ties by 8.2)."""
+        """Move up to ``n`` Regulars to ``city``, each origin sending what it can
+        spare, the origins taken by ``garrison_origins``."""
+        if self.options.garrison_origins == "random":
+            order = Priority("an origin with Regulars to spare (8.2)", lambda s, o: True, rule=rule)
+        else:
+            order = Priority("most Regulars to spare", lambda s, o: True,
+                             lambda s, o: self.spare(o), rule=rule)  # fmt: skip
         sent = 0
         while sent < n:
             pool = [o for o in self.have if o != city and self.spare(o) > 0]
             if not pool:
                 break
-            most = Priority(
-                "most Regulars to spare", lambda s, o: True, lambda s, o: self.spare(o), rule=rule
-            )
             (origin,) = select_spaces(
-                self.work, pool, [most], 1, self.context.rng, self.context.trace
+                self.work, pool, [order], 1, self.context.rng, self.context.trace
             )
             k = min(self.spare(origin), n - sent)
             self.work.move_pieces(origin, city, "british_regular", k)
@@ -680,7 +689,7 @@ def garrison_box(context: TurnContext, options: BritishOptions = DEFAULTS) -> st
     if planned.track("fni") >= 3:
         context.trace.step("3.2.2", "no Garrison at FNI 3", [], None)
         return "muster"
-    plan = _GarrisonPlan(context, planned, barred)
+    plan = _GarrisonPlan(context, planned, barred, options)
     plan.add_control(options)
     plan.reinforce()
     if not plan.moves:

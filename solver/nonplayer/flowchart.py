@@ -53,6 +53,7 @@ from legalis.model.lod.special import (
     command_parts,
     during_refusal,
 )
+from legalis.solver.nonplayer.leaders import follow_largest_groups
 from legalis.solver.nonplayer.sequence import CommandScope
 from legalis.solver.nonplayer.trace import Trace
 
@@ -192,6 +193,8 @@ class TurnContext:
         move = self.stamp(move)
         if move.name == "battle":
             raise IllegalMoveError("a Battle is fought with battle()", rule="3.6")
+        if not move.leaders:
+            move = follow_largest_groups(self.state, move, self.rng, self.trace, self.players)
         result = apply_command(self.state, move, options=self.command_options)
         self.steps.append(TurnStep(move, log=result.log))
         self.state = result.state
@@ -235,6 +238,7 @@ class TurnContext:
         refused = during_refusal(self.state, move, before, special, self.command_options)
         if refused is not None:
             raise IllegalMoveError(refused.reason, rule=refused.rule)
+        move = follow_largest_groups(self.state, move, self.rng, self.trace, self.players)
         first, rest = command_parts(move, before)
         self.command(first)
         self.special(special)

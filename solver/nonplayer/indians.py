@@ -32,6 +32,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from typing import Literal
 
 from legalis.model.coin.limits import stacking_room
 from legalis.model.coin.state import CoinState
@@ -108,6 +109,11 @@ class IndiansOptions:
     by the Non-player's own Gather (8.7.2: three, two with Cornplanter).
     ``war_path_when_broke``: with Indian Resources at 0, War Path is still executed
     when Trade is not possible (``True``), or the Indians take no Special Activity.
+    ``scout_cubes``: which British cubes make up the Scout's "most Regulars and
+    Tories": ``"alternate"`` takes them alternately, beginning with the type most in
+    the origin (Regulars if even), as 8.1.2 removes pieces and as the Playbook's
+    Scout example moves two Regulars and a Tory; ``"regulars_first"``: as many
+    Regulars as possible.
 
     >>> IndiansOptions().player_trade_offer
     0
@@ -117,6 +123,7 @@ class IndiansOptions:
     scout_anywhere: bool = True
     village_site_by_command: bool = True
     war_path_when_broke: bool = True
+    scout_cubes: Literal["alternate", "regulars_first"] = "alternate"
 
 
 DEFAULTS = IndiansOptions()
@@ -1182,23 +1189,48 @@ def march_box(
 # ---------------------------------------------------------------------- 8.7.4 Scout
 
 
-def _scout_group(state: CoinState, origin: str) -> tuple[int, int, str] | None:
+def _scout_group(
+    state: CoinState, origin: str, options: IndiansOptions
+) -> tuple[int, int, str] | None:
     """8.7.4: one War Party (an Active one if any: it is Activated anyway) and the
-    most Regulars and Tories (Regulars first on equal totals) that leave British
-    Control and no Rebellion Control added in ``origin``; None when no Regular can go."""
+    most Regulars and Tories (made up as ``options.scout_cubes`` says) that leave
+    British Control and no Rebellion Control added in ``origin``; None when no
+    Regular can go."""
     kind = ACTIVE if _war_parties(state, origin, "active") else UNDERGROUND
     regulars, tories = state.pieces(origin, "british_regular"), state.pieces(origin, "tory")
     british, rebel = british_controls(state, origin), rebellion_controls(state, origin)
     for total in range(regulars + min(tories, regulars), 0, -1):
-        for r in range(regulars, 0, -1):
-            t = total - r
-            if not 0 <= t <= min(tories, r):
-                continue
-            after = control_if(state, origin, {"british_regular": -r, "tory": -t, kind: -1})
-            if (british and after != "british") or (not rebel and after == "rebellion"):
-                continue
-            return r, t, kind
+        r, t = _scout_cubes(regulars, tories, total, options)
+        after = control_if(state, origin, {"british_regular": -r, "tory": -t, kind: -1})
+        if (british and after != "british") or (not rebel and after == "rebellion"):
+            continue  # only the total changes Control, not how it is made up
+        return r, t, kind
     return None
+
+
+def _scout_cubes(
+    regulars: int, tories: int, total: int, options: IndiansOptions
+) -> tuple[int, int]:
+    """``total`` British cubes out of ``regulars`` and ``tories``: at least one
+    Regular, Tories no more than Regulars (3.4.3).
+
+    >>> _scout_cubes(3, 3, 3, DEFAULTS), _scout_cubes(3, 1, 3, DEFAULTS)
+    ((2, 1), (2, 1))
+    >>> _scout_cubes(3, 3, 3, IndiansOptions(scout_cubes="regulars_first"))
+    (3, 0)
+    """
+    if options.scout_cubes == "regulars_first":
+        r = min(regulars, total)
+        return r, total - r
+    r = t = 0
+    regular_turn = regulars >= tories
+    while r + t < total:
+        if (regular_turn or t >= min(tories, r)) and r < regulars:
+            r += 1
+        else:
+            t += 1
+        regular_turn = not regular_turn
+    return r, t
 
 
 def _scout_move(origin: str, destination: str, group: tuple[int, int, str]) -> Command:
@@ -1266,7 +1298,7 @@ def scout_box(
     for origin in _provinces(state):
         if not (state.pieces(origin, "british_regular") and _war_parties(state, origin)):
             continue
-        group = _scout_group(state, origin)
+        group = _scout_group(state, origin, options)
         if group is None:
             continue
         for destination in board.adjacent(origin):

@@ -9,7 +9,6 @@ and the Blockades a Rebellion Win the Day in a City lets the French move (8.5.1,
 8.6.6), which rank Cities by the same Support.
 
 >>> from legalis.model.core.randomness import LoggedRandom
-from legalis.model.lod.battle import BlockadeShift, FollowUp
 >>> state = CoinState.new("lod")
 >>> state.set_leader("Washington", "Massachusetts")
 >>> state.move_pieces("Available", "Virginia", "continental", 3)

@@ -4,12 +4,19 @@ every count and rank checked against a brute force written from the rule text.""
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
 import pytest
 from legalis.model.coin.scenarios import load_scenario
 from legalis.model.coin.state import CoinState
 from legalis.model.lod.command_base import CommandOptions
-from legalis.model.lod.commands import Command, apply_command, command_refusal, command_view
+from legalis.model.lod.commands import (
+    Command,
+    apply_command,
+    command_refusal,
+    command_view,
+    leader_destinations,
+)
 
 STRICT = CommandOptions(march_in_place=False)
 KINDS = {
@@ -387,3 +394,50 @@ def test_no_unit_moves_twice() -> None:
     ))  # fmt: skip
     refused = command_refusal(state, move)
     assert refused is not None and "twice" in refused.reason
+
+
+def test_leaders_follow_units_of_their_faction() -> None:
+    # 1.10: a Leader can follow any unit of its Faction anywhere it goes during a
+    # Command: Washington with the Continentals or the Militia leaving Virginia;
+    # Rochambeau with the French Regulars of a Patriot March (his Faction's units;
+    # with him there, the French March with the Patriots free)
+    state = CoinState.new("lod")
+    state.set_flag("toa_played")
+    state.set_track("patriots_resources", 5)
+    state.set_track("french_resources", 5)
+    state.set_leader("Washington", "Virginia")
+    state.set_leader("Rochambeau", "Virginia")
+    state.move_pieces("Available", "Virginia", "continental", 2)
+    state.move_pieces("Available", "Virginia", "militia", 1)
+    state.move_pieces("Available", "Virginia", "french_regular", 1)
+    moves = (
+        ("Virginia", "Maryland-Delaware", "militia:underground", 1),
+        ("Virginia", "North Carolina", "continental", 2),
+        ("Virginia", "North Carolina", "french_regular", 1),
+    )
+    march = Command("patriots", "march", ("Maryland-Delaware", "North Carolina"), moves=moves)
+    assert command_refusal(state, march) is None
+    assert leader_destinations(state, march) == {
+        "Rochambeau": ["North Carolina"],
+        "Washington": ["Maryland-Delaware", "North Carolina"],
+    }
+    led = replace(
+        march, leaders=(("Rochambeau", "North Carolina"), ("Washington", "Maryland-Delaware"))
+    )
+    after = apply_command(state, led)
+    assert after.state.leader("Washington") == "Maryland-Delaware"
+    assert after.state.leader("Rochambeau") == "North Carolina"
+    assert state.leader("Washington") == "Virginia"  # the input is not changed
+    assert any(line.startswith("1.10: Washington follows") for line in after.log)
+    assert led.to_json()["leaders"] == [
+        ["Rochambeau", "North Carolina"],
+        ["Washington", "Maryland-Delaware"],
+    ]
+    for leaders in (
+        (("Washington", "Pennsylvania"),),  # no unit of his goes there
+        (("Rochambeau", "Maryland-Delaware"),),  # only Militia go there
+        (("Gage", "North Carolina"),),  # not in the space the units leave
+        (("Washington", "North Carolina"), ("Rochambeau", "North Carolina")),  # unsorted
+    ):
+        refused = command_refusal(state, replace(march, leaders=leaders))
+        assert refused is not None and refused.rule == "1.10", leaders

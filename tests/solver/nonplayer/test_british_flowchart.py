@@ -6,6 +6,7 @@ replay and repeat."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable
 
 import pytest
@@ -20,6 +21,7 @@ from legalis.solver.nonplayer.british import (
     BritishOptions,
     battle_box,
     battle_wanted,
+    british_boxes,
     british_command,
     first_box,
     garrison_box,
@@ -158,16 +160,17 @@ def garrison_board() -> CoinState:
 
 def test_garrison_golden() -> None:
     # 8.4.1: Naval Pressure first (FNI 0: +1D3 Resources). Just enough Regulars for
-    # Control, most Rebellion pieces first: Boston needs 3 (from Virginia, most to
-    # spare: 7 less the last Regular (Neutral) and two more Royalist than Rebellion
-    # pieces = 5), then Philadelphia 2 (New York, now most with 3 to spare: Active
-    # Support, 6 Royalist pieces less 2). Then three cubes where Underground Militia
-    # are: Philadelphia 1 more (Virginia, 2 to spare against 1). Displace the most
-    # Rebellion pieces: Boston's 2 Continentals, to Massachusetts (most Opposition)
+    # Control, most Rebellion pieces first: Boston needs 3, then Philadelphia 2; then
+    # three cubes where Underground Militia are: Philadelphia 1 more. Displace the
+    # most Rebellion pieces: Boston's 2 Continentals, to Massachusetts (most
+    # Opposition). With garrison_origins="most_spare": Boston's 3 from Virginia (most
+    # to spare: 7 less the last Regular (Neutral) and two more Royalist than
+    # Rebellion pieces = 5), Philadelphia's 2 from New York (now most, 3 to spare:
+    # Active Support, 6 Royalist pieces less 2), its third from Virginia (2 against 1)
     state = garrison_board()
     done = context(state)
     assert first_box(done) == "garrison"
-    run_boxes(done, BRITISH_BOXES, "garrison")
+    run_boxes(done, british_boxes(BritishOptions(garrison_origins="most_spare")), "garrison")
     naval, garrison = moves(done)
     assert isinstance(naval, SpecialActivity) and naval.name == "naval_pressure"
     assert naval.option == "resources" and naval.command == garrison
@@ -182,6 +185,24 @@ def test_garrison_golden() -> None:
     assert after.pieces("Massachusetts", "continental") == 2
     assert after.pieces("Philadelphia", "militia", "active") == 1  # 3 cubes Activate one
     assert after.track("british_resources") == 5 - 2 + done.steps[0].dice[0]
+
+
+def test_garrison_origins_at_random_by_default() -> None:
+    # 8.4.1 with 8.2 (the Playbook's Garrison example): the same Regulars reach the
+    # same Cities, each origin by the Random Spaces table; over seeds both Virginia
+    # and New York send to Philadelphia first
+    firsts = set()
+    for seed in range(20):
+        done = context(garrison_board(), seed=seed)
+        run_boxes(done, BRITISH_BOXES, "garrison")
+        garrison = moves(done)[1]
+        assert isinstance(garrison, Command)
+        received: Counter[str] = Counter()
+        for _, destination, _, n in garrison.moves:
+            received[destination] += n
+        assert received == {"Boston": 3, "Philadelphia": 3}
+        firsts.update(o for o, d, _, _ in garrison.moves if d == "Philadelphia")
+    assert firsts == {"Virginia", "New York"}
 
 
 def test_garrison_limited_names_one_city() -> None:

@@ -541,8 +541,9 @@ def scout_board() -> CoinState:
 def test_scout_to_a_patriot_fort_first() -> None:
     # 8.7.4: Pennsylvania's Patriot Fort before Massachusetts' Village with a
     # Militia. The most cubes keeping British Control of New York: 4 (a British
-    # piece must stay), 3 Regulars and a Tory; the Active War Party. The Skirmish
-    # removes the Fort (a Regular lost). No War Path or Trade possible after.
+    # piece must stay), taken alternately from the Regulars (3, the more), as the
+    # Playbook's Scout example does: 2 Regulars and 2 Tories; the Active War Party.
+    # The Skirmish removes the Fort (a Regular lost). No War Path or Trade after.
     state = scout_board()
     put(state, "Pennsylvania", "patriot_fort", 1)
     put(state, "Massachusetts", "village", 1)
@@ -555,15 +556,19 @@ def test_scout_to_a_patriot_fort_first() -> None:
         "scout",
         ("Pennsylvania",),
         moves=(
-            ("New York", "Pennsylvania", "british_regular", 3),
-            ("New York", "Pennsylvania", "tory", 1),
+            ("New York", "Pennsylvania", "british_regular", 2),
+            ("New York", "Pennsylvania", "tory", 2),
             ("New York", "Pennsylvania", ACTIVE, 1),
         ),
     )
     assert isinstance(skirmish, SpecialActivity) and skirmish.faction == "british"
     assert skirmish.option == "fort" and skirmish.removed == (("Pennsylvania", "patriot_fort", 1),)
-    assert done.state.pieces("Pennsylvania", "british_regular") == 2
+    assert done.state.pieces("Pennsylvania", "british_regular") == 1
     assert done.state.track("british_resources") == 2 and done.state.track("indians_resources") == 1
+    # the other reading: as many Regulars as possible, 3 and a Tory
+    done = context(state)
+    assert scout_box(done, IndiansOptions(scout_cubes="regulars_first")) is None
+    assert moves(done)[0].moves[0] == ("New York", "Pennsylvania", "british_regular", 3)
 
 
 def test_scout_to_a_village_with_enemies_and_skirmish_the_most() -> None:
@@ -583,7 +588,7 @@ def test_scout_to_a_village_with_enemies_and_skirmish_the_most() -> None:
     assert skirmish.option == "two"
     assert skirmish.removed == (("Massachusetts", "militia:active", 2),)
     assert done.state.pieces("Massachusetts", "continental") == 1
-    assert done.state.pieces("Massachusetts", "british_regular") == 2
+    assert done.state.pieces("Massachusetts", "british_regular") == 1
 
 
 def test_scout_skirmish_is_followed_by_war_path() -> None:

@@ -1,0 +1,181 @@
+"""The Playbook's Non-player examples of play, restated: each sets up the Medium
+(1776) scenario with the changes the example names and runs the Faction's Command
+flowchart. The example's dice are one draw among many, so every seed is checked
+for what the example shows regardless of the dice, and the example's own outcome
+must be among the outcomes the seeds reach. (Example 1 plays an Event whose text is
+not bundled, and Example 4 a Brilliant Stroke after the Treaty of Alliance; those
+two are not restated here.)"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from legalis.model.coin.scenarios import load_scenario
+from legalis.model.coin.state import CoinState
+from legalis.model.core.randomness import LoggedRandom
+from legalis.model.lod.commands import Command
+from legalis.model.lod.special import SpecialActivity
+from legalis.solver.nonplayer.british import british_command
+from legalis.solver.nonplayer.flowchart import TurnContext, replay_turn
+from legalis.solver.nonplayer.indians import indians_command
+
+SEEDS = range(300)
+
+
+def medium() -> CoinState:
+    return load_scenario("lod", "1776")
+
+
+def british_turn(state: CoinState, seed: int) -> TurnContext:
+    done = TurnContext(state, "british", LoggedRandom(seed))
+    british_command(done)
+    return done
+
+
+def test_example_2_garrison_with_naval_pressure() -> None:
+    # 8.4.1: 12 British Regulars on the map and Philadelphia Rebellion Controlled
+    # without a Patriot Fort: Garrison, its Naval Pressure first (FNI 0: +1D3).
+    # Regulars able to leave: Quebec 1 (Population 0), New York City 4 (two stay for
+    # "2 more Royalist than Rebel pieces" with the Fort), New York 2 (not at Active
+    # Support, the last stays), Florida 1; none from Quebec City. Philadelphia (one
+    # Militia) takes just enough, 2; New York City needs none; the other Cities at
+    # random take just enough while Regulars last; the two cubes in Philadelphia
+    # Activate no Militia. Garrison costs 2 (3.2.2). One unit is displaced from
+    # Philadelphia or New York City (one Rebellion unit each: a tie) to New Jersey,
+    # the lowest Population of the Neutral Provinces next to either.
+    state = medium()
+    playbook = {
+        ("Quebec", "Philadelphia"),
+        ("Florida", "Philadelphia"),
+        ("New York", "Savannah"),
+        ("New York City", "Charles Town"),
+        ("New York", "Norfolk"),
+    }
+    seen = False
+    for seed in SEEDS:
+        done = british_turn(state, seed)
+        naval, garrison = (step.move for step in done.steps)
+        assert isinstance(naval, SpecialActivity) and naval.option == "resources"
+        (d3,) = done.steps[0].dice
+        assert isinstance(garrison, Command) and garrison.name == "garrison"
+        sent: Counter[str] = Counter()
+        received: Counter[str] = Counter()
+        for origin, destination, _, n in garrison.moves:
+            sent[origin] += n
+            received[destination] += n
+        after = done.state
+        assert sent == {"Quebec": 1, "New York City": 4, "New York": 2, "Florida": 1}, seed
+        # (a Regular left over by the random order reinforces it: Underground Militia)
+        assert received["Philadelphia"] >= 2 and "New York City" not in received
+        assert after.control("Philadelphia") == "british"
+        if received["Philadelphia"] == 2:
+            assert after.pieces("Philadelphia", "militia", "active") == 0
+        assert after.track("british_resources") == 5 + d3 - 2
+        assert garrison.displace in (
+            ("Philadelphia", "New Jersey"),
+            ("New York City", "New Jersey"),
+        )
+        # 8.1: Howe goes with the largest group leaving (or staying in) New York City
+        groups = Counter({d: n for o, d, _, n in garrison.moves if o == "New York City"})
+        groups["New York City"] = 2
+        howe = after.leader("Howe")
+        assert howe in groups and groups[howe] == max(groups.values())
+        assert replay_turn(state, done.finish()) == after
+        moved = {(o, d) for o, d, _, _ in garrison.moves}
+        if moved == playbook and garrison.displace == ("Philadelphia", "New Jersey"):
+            # the example's draw: four Regulars and Howe to Charles Town
+            assert howe == "Charles Town" and after.control("Charles Town") == "british"
+            seen = True
+    assert seen
+
+
+def test_example_3_muster_with_skirmish() -> None:
+    # 8.4.2 without Philadelphia's Militia: no City to Garrison (Charles Town has a
+    # Patriot Fort); 7 Available Regulars beat any D6: Muster in four spaces. Six
+    # Regulars in a Neutral or Passive Population 2 space they bring under British
+    # Control (Connecticut in the example); Tories where Regulars are the only
+    # British cubes: there, then New York City; then to change most Control:
+    # Pennsylvania (Population 2), then at random among the Population 1 spaces.
+    # Opposition 5 against Support 3 + 1D3: Reward Loyalty only on a 1; else a Fort
+    # in the Regulars' space (5+ British cubes), replacing two Regulars and a Tory
+    # (8.1.2). Skirmish in New York (Muster spaces excluded): two Continentals and a
+    # British Regular. Four spaces cost 4 of the 5 Resources.
+    state = medium()
+    state.move_pieces(
+        "Philadelphia", "Available", "militia", state.pieces("Philadelphia", "militia")
+    )
+    seen = False
+    for seed in SEEDS:
+        done = british_turn(state, seed)
+        muster, skirmish = (step.move for step in done.steps)
+        assert isinstance(muster, Command) and muster.name == "muster" and len(muster.spaces) == 4
+        (regulars_at,) = [p[0] for p in muster.placed if p[1] == "british_regular"]
+        assert ("british_regular", 6) in [(p[1], p[2]) for p in muster.placed]
+        assert state.rules.map.population(regulars_at) == 2
+        assert state.support(regulars_at) in ("neutral", "passive_support", "passive_opposition")
+        assert state.control(regulars_at) != "british" == done.state.control(regulars_at)
+        tories = {p[0]: p[2] for p in muster.placed if p[1] == "tory"}
+        assert tories[regulars_at] == 2 and tories["New York City"] == 2
+        if regulars_at != "Pennsylvania":
+            assert tories["Pennsylvania"] == 2
+        rl = [t for t in done.trace.steps if "Reward Loyalty if Opposition" in t.what]
+        (d3,) = rl[0].dice
+        fort = (regulars_at, "british_fort", 1) in muster.placed
+        assert fort == (d3 > 1)
+        if fort:
+            assert muster.removed == ((regulars_at, "british_regular", 2), (regulars_at, "tory", 1))
+            assert done.state.track("british_resources") == 1
+        assert isinstance(skirmish, SpecialActivity) and skirmish.spaces == ("New York",)
+        assert skirmish.option == "two" and skirmish.removed == (("New York", "continental", 2),)
+        assert replay_turn(state, done.finish()) == done.state
+        if regulars_at == "Connecticut-Rhode Island" and "Boston" in muster.spaces and fort:
+            assert tories["Boston"] == 1  # Passive Opposition: one Tory (3.2.1)
+            seen = True
+    assert seen
+
+
+def test_example_5_scout_with_war_path() -> None:
+    # 8.7 with one more War Party in each Indian Reserve (3 left Available) and 2
+    # more Indian Resources. When Support 3 + 1D6 beats Opposition 5 and the Gather
+    # D6 is not below 3, the Indians Scout (8.7.4): from New York one War Party with
+    # two Regulars and a Tory (alternately, Regulars first: the most cubes keeping
+    # British Control against three Continentals) into Massachusetts, to its Patriot
+    # Fort; both sides pay 1. The British Regulars Skirmish there: a Continental and
+    # the Activated Militia, and a Regular. Brant's group leaving equals the War
+    # Party staying: he follows or stays at random (8.1). War Path (not at 0
+    # Resources): the Fort needs two Underground War Parties, so a Militia in the
+    # one space with a Village, Quebec.
+    state = medium()
+    board = state.rules.map
+    for space in state.rules.spaces:
+        if board.is_reserve(space):
+            state.move_pieces("Available", space, "war_party", 1)
+    state.set_track("indians_resources", state.track("indians_resources") + 2)
+    brant = Counter()
+    for seed in SEEDS:
+        done = TurnContext(state, "indians", LoggedRandom(seed))
+        indians_command(done)
+        raid = [t.dice[0] for t in done.trace.steps if t.what.startswith("Raid if")]
+        gather = [t.dice[0] for t in done.trace.steps if t.what.startswith("Gather if")]
+        if not (3 + raid[0] > 5 and gather and gather[0] >= 3):
+            continue
+        scout, skirmish, war_path = (step.move for step in done.steps)
+        assert isinstance(scout, Command) and scout.name == "scout"
+        assert list(scout.moves) == [
+            ("New York", "Massachusetts", "british_regular", 2),
+            ("New York", "Massachusetts", "tory", 1),
+            ("New York", "Massachusetts", "war_party:underground", 1),
+        ]
+        assert isinstance(skirmish, SpecialActivity) and skirmish.faction == "british"
+        assert skirmish.removed == (
+            ("Massachusetts", "continental", 1),
+            ("Massachusetts", "militia:active", 1),
+        )
+        assert isinstance(war_path, SpecialActivity) and war_path.name == "war_path"
+        assert war_path.spaces == ("Quebec",)
+        after = done.state
+        assert after.track("indians_resources") == 1 and after.track("british_resources") == 4
+        assert after.pieces("Massachusetts", "patriot_fort") == 1
+        brant[after.leader("Brant")] += 1
+        assert replay_turn(state, done.finish()) == after
+    assert set(brant) == {"New York", "Massachusetts"}
