@@ -16,7 +16,7 @@ import time
 from collections import Counter
 
 from legalis.model.coin.deck import bundled_deck
-from legalis.model.coin.scenarios import load_scenario
+from legalis.model.coin.scenarios import scenario_info
 from legalis.model.core.randomness import LoggedRandom
 from legalis.solver.nonplayer.playout import nonplayer_playout
 from legalis.solver.nonplayer.turn import nonplayer_turn
@@ -40,7 +40,7 @@ def main() -> None:
     while len(timings) < args.decisions:
         scenario = SCENARIOS[playout % len(SCENARIOS)]
         playout += 1
-        start = load_scenario("lod", scenario)
+        start = scenario_info("lod", scenario)
         want = min(PLAYOUT_TURNS, args.decisions - len(timings))
         for taken in nonplayer_playout(start, cards, rng, want):
             gc.collect()

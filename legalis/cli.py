@@ -1384,6 +1384,90 @@ def bot_command(
         err.print(f"wrote {apply_path}")
 
 
+@app.command("winter")
+def winter_command(
+    game_name: Annotated[str | None, typer.Argument(help="Game name (lod).")] = None,
+    game_option: GameOpt = None,
+    state_path: StateOpt = None,
+    scenario: ScenarioOpt = None,
+    year: Annotated[
+        int | None, typer.Option("--year", help="The campaign just ended (6.5.3 releases).")
+    ] = None,
+    releases_of: Annotated[
+        str | None,
+        typer.Option("--releases-of", help="Scenario whose British releases apply (with --state)."),
+    ] = None,
+    leader_change: Annotated[
+        str | None,
+        typer.Option("--leader-change", help="First Faction of the card on deck (6.5.1)."),
+    ] = None,
+    round_number: Annotated[int, typer.Option("--round", help="Which Round this is (8.8).")] = 1,
+    final: Annotated[
+        bool, typer.Option("--final", help="The last Round: the game ends after 6.4 (6.4.3).")
+    ] = False,
+    seed: SeedOpt = 0,
+    explain: Annotated[
+        bool, typer.Option("--explain", help="Print every Non-player decision with its paragraph.")
+    ] = False,
+    apply_path: Annotated[
+        Path | None, typer.Option("--apply", help="Write the state after the Round here.")
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """A whole Liberty or Death Winter Quarters Round (6.1-6.7), every Faction's
+    choices made by its Non-player paragraphs (8.4.5-8.4.10, 8.5.5-8.5.9,
+    8.6.7-8.6.10, 8.7.5-8.7.7): the log names each rule, ``--apply`` writes the
+    state after it, and the outcome says whether the game goes on."""
+    from legalis.model.coin.scenarios import scenario_info, scenario_names
+    from legalis.solver.nonplayer.winter_round import winter_quarters_round
+
+    name = _game_name(game_name, game_option)
+    if name != "lod":
+        raise InputError(f"no Winter Quarters for {name!r}", path="--game", allowed=["lod"])
+    state = _coin_state(name, state_path, scenario)
+    schedule = scenario if scenario is not None else releases_of
+    if schedule is not None and schedule not in scenario_names(name):
+        raise InputError(f"no scenario {schedule!r}", path="--releases-of",
+                         allowed=scenario_names(name))  # fmt: skip
+    info = scenario_info(name, schedule) if schedule is not None else None
+    if year is None:
+        campaigns = list(info.details.get("campaigns", ())) if info is not None else []
+        if not campaigns:
+            raise InputError("name the campaign just ended", path="--year")
+        year = int(campaigns[0])
+    first = None
+    if leader_change is not None:
+        first = state.rules.data.faction(leader_change, path="--leader-change").id
+    done = winter_quarters_round(
+        state, LoggedRandom(seed), year=year, releases=info.releases if info else (),
+        leader_change_faction=first, round_number=round_number, final=final,
+    )  # fmt: skip
+    body: dict[str, Any] = {
+        "year": year,
+        "seed": seed,
+        "outcome": done.outcome,
+        "winners": done.winners,
+        "log": done.log,
+        "trace": done.trace.to_json(),
+    }
+    if apply_path is not None:
+        apply_path.write_text(json.dumps(done.state.to_json(), indent=2) + "\n",
+                              encoding="utf-8")  # fmt: skip
+        body["wrote"] = str(apply_path)
+    if as_json:
+        _emit_json(body)
+        return
+    for line in done.log:
+        out.print(line, markup=False)
+    ending = f": {', '.join(done.winners)}" if done.winners else ""
+    out.print(f"outcome: {done.outcome}{ending}", markup=False)
+    if explain:
+        for number, line in enumerate(done.trace.lines(), start=1):
+            out.print(f"{number:>3}. {line}", markup=False)
+    if apply_path is not None:
+        err.print(f"wrote {apply_path}")
+
+
 def _print_turn(faction: str, decided: Any) -> None:
     event = decided.event
     if decided.choice == "event":

@@ -711,6 +711,50 @@ def test_bot_plays_or_declines_the_event_with_its_trace(
     assert run(capsys, *argv)[1] == out  # the same seed replays the same trace
 
 
+def test_winter_runs_a_whole_round(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # 6.1-6.7 with Non-player choices: after the 1775 campaign the British release
+    # 6 Regulars and 6 Tories (the 1775 scenario's schedule, 6.5.3); every phase logs
+    from legalis.model.coin.scenarios import load_scenario
+
+    after = tmp_path / "winter.json"
+    code, out, _ = run(capsys, "winter", "lod", "--scenario", "1775", "--seed", "2", "--json",
+                       "--apply", str(after))  # fmt: skip
+    body = json.loads(out)
+    assert code == 0 and body["outcome"] == "continue" and body["year"] == 1775
+    phases = {line.split(":")[0].split(" ")[0][:3] for line in body["log"]}
+    assert {"6.1", "6.2", "6.3", "6.4", "6.5", "6.6", "6.7"} <= phases
+    assert "6.5.3: 6 british_regular from Unavailable to Available" in body["log"]
+    before = load_scenario("lod", "1775")
+    written = json.loads(after.read_text())
+    assert written != before.to_json()
+    # 6.4.3: the last Round ends after the Support Phase with the 7.3 ranking
+    code, out, _ = run(capsys, "winter", "lod", "--scenario", "1778", "--final")
+    assert code == 0 and "7.3: final ranking" in out and "6.5" not in out
+    assert out.strip().splitlines()[-1].startswith("outcome: final: ")
+    # the same seed gives the same Round; --explain prints the Non-player trace
+    first = run(capsys, "winter", "lod", "--scenario", "1776", "--seed", "5", "--explain")[1]
+    assert first == run(capsys, "winter", "lod", "--scenario", "1776", "--seed", "5",
+                        "--explain")[1]  # fmt: skip
+    assert "8.4.7" in first or "8.4.8" in first
+
+
+def test_winter_refuses_bad_input(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, "winter", "fitl", "--scenario", "short")
+    assert code == cli.EXIT_INPUT and "no Winter Quarters" in err
+    state = tmp_path / "s.json"
+    from legalis.model.coin.scenarios import load_scenario
+
+    state.write_text(json.dumps(load_scenario("lod", "1776").to_json()))
+    code, _, err = run(capsys, "winter", "lod", "--state", str(state))
+    assert code == cli.EXIT_INPUT and "--year" in err
+    code, _, err = run(capsys, "winter", "lod", "--state", str(state), "--releases-of", "1999")
+    assert code == cli.EXIT_INPUT and "--releases-of" in err
+    code, _, err = run(capsys, "winter", "lod", "--scenario", "1776", "--leader-change", "spain")
+    assert code == cli.EXIT_INPUT and "--leader-change" in err
+    code, out, _ = run(capsys, "winter", "lod", "--state", str(state), "--year", "1776", "--json")
+    assert code == 0 and json.loads(out)["outcome"] == "continue"
+
+
 def test_bot_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "bot", "fitl", "--scenario", "x", "--card", "1", "--faction", "us")
     assert code == cli.EXIT_INPUT and "no Non-player rules" in err

@@ -3,9 +3,11 @@ opening paragraphs of 8.4-8.7 and 8.3.7 say."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 from legalis.model.coin.deck import bundled_deck
-from legalis.model.coin.scenarios import load_scenario
+from legalis.model.coin.scenarios import Scenario, load_scenario, scenario_info
 from legalis.model.coin.state import CoinState
 from legalis.model.core.randomness import LoggedRandom
 from legalis.solver.nonplayer.flowchart import replay_turn
@@ -25,7 +27,7 @@ PER_PLAYOUT = 25
 
 
 def _playout_turns(scenario: str, seed: int, turns: int) -> list[PlayoutTurn]:
-    return list(nonplayer_playout(load_scenario("lod", scenario), bundled_deck("lod").cards,
+    return list(nonplayer_playout(scenario_info("lod", scenario), bundled_deck("lod").cards,
                                   LoggedRandom(seed), turns))  # fmt: skip
 
 
@@ -117,3 +119,34 @@ def test_brilliant_stroke_aborted_when_the_first_command_leaves_the_leader_out()
     state.set_leader("Gage", "Quebec")  # nothing British there to command
     turn = nonplayer_brilliant_stroke(state, "british", LoggedRandom(0))
     assert turn.passed == "8.3.7: the Brilliant Stroke is aborted" and turn.state == state
+
+
+def test_playouts_play_winter_quarters_rounds_until_the_game_ends() -> None:
+    # Deck Preparation: a pile of 10 Event cards per campaign with a Winter Quarters
+    # card among its bottom four (2.3.7 plays it before the card it was switched
+    # with); each runs a whole Winter Quarters Round (6.0); the game ends at a
+    # Victory Check (6.1) or after the last Round's Support Phase (6.4.3)
+    scenario = scenario_info("lod", "1778")
+    years = scenario.details["campaigns"]
+    for seed in range(3):
+        taken = _playout_turns_of(scenario, seed)
+        winters = [t.winter for t in taken if t.winter is not None]
+        assert winters, seed
+        for before, after in pairwise(taken):
+            if after.winter is not None:
+                # the Round starts where the last turn left the state, and leaves
+                # every Faction Eligible: the next card's first Faction acts
+                assert after.winter.state is after.state
+                assert after.faction == scenario.state.rules.data.faction(after.card.factions[0]).id
+                assert before.turn.state is not after.state
+            else:
+                assert after.state is before.turn.state
+        for winter in winters:
+            assert winter.outcome == "continue"
+            assert any(line.startswith("6.7") for line in winter.log)
+            assert winter.state.invariant_problems() == []
+        assert len(winters) < len(years)  # the last Round ends the game: no turn after it
+
+
+def _playout_turns_of(scenario: Scenario, seed: int) -> list[PlayoutTurn]:
+    return list(nonplayer_playout(scenario, bundled_deck("lod").cards, LoggedRandom(seed), 10**6))
