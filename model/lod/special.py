@@ -46,6 +46,8 @@ __all__ = [
     "blockade_layouts",
     "command_parts",
     "during_refusal",
+    "howe_cities",
+    "howe_refusal",
     "layout_refusal",
     "special_during",
     "special_refusal",
@@ -123,7 +125,9 @@ class SpecialActivity:
     enemy pieces removed (``removed``: space, piece kind, number; a kind names the
     status where it matters, as ``militia:active``), the War Parties used as Tories
     (``used``, Common Cause, likewise), the Resources the British give (``amount``,
-    Trade), the Blockades after a rearrangement (``layout``: City, number)."""
+    Trade), the Blockades after a rearrangement (``layout``: City, number), and
+    the City whose Blockade goes to the West Indies when Howe lowers FNI before a
+    British Special Activity (``howe_blockade``; 1.9, Leader capabilities)."""
 
     faction: str
     name: str
@@ -134,6 +138,7 @@ class SpecialActivity:
     used: Removal = ()
     amount: int = 0
     layout: tuple[tuple[str, int], ...] = ()
+    howe_blockade: str = ""
 
     @property
     def free(self) -> bool:
@@ -154,6 +159,8 @@ class SpecialActivity:
             body["amount"] = self.amount
         if self.layout:
             body["layout"] = [list(b) for b in self.layout]
+        if self.howe_blockade:
+            body["howe_blockade"] = self.howe_blockade
         return body
 
 
@@ -298,8 +305,10 @@ class _Product(MoveView[SpecialActivity]):
         command: Command | None,
         spaces: Sequence[str],
         refuse: Callable[[object], Refusal | None],
+        howe: Sequence[str] = ("",),
     ) -> None:
         self.command = command
+        self.howe = list(howe)
         self.slots = [
             (space, kind, _have(state, space, kind))
             for space in sorted(spaces)
@@ -308,11 +317,12 @@ class _Product(MoveView[SpecialActivity]):
         self._refuse = refuse
 
     def count(self) -> int:
-        return prod(n + 1 for _, _, n in self.slots) - 1
+        return (prod(n + 1 for _, _, n in self.slots) - 1) * len(self.howe)
 
     def nth(self, index: int) -> SpecialActivity:
         if not 0 <= index < self.count():
             raise IndexError(index)
+        index, at = divmod(index, len(self.howe))
         index += 1  # skip "none used anywhere"
         used = []
         for space, kind, n in reversed(self.slots):
@@ -321,7 +331,8 @@ class _Product(MoveView[SpecialActivity]):
                 used.append((space, kind, k))
         used.sort()
         spaces = tuple(sorted({u[0] for u in used}))
-        return SpecialActivity("british", "common_cause", self.command, spaces, used=tuple(used))
+        return SpecialActivity("british", "common_cause", self.command, spaces,
+                               used=tuple(used), howe_blockade=self.howe[at])  # fmt: skip
 
     def __iter__(self) -> Iterator[SpecialActivity]:
         return (self.nth(i) for i in range(self.count()))
@@ -359,11 +370,16 @@ def special_view(
                          allowed=SPECIAL_ACTIVITIES[faction])  # fmt: skip
     if _pairing(state, faction, name, command) is not None:
         return ListView([], refuse)
+    howe = howe_cities(state, faction) or [""]  # a choice of its own when Howe acts
     if (faction, name) == ("british", "common_cause"):
         spaces = [s for s in state.rules.spaces if _common_cause_refusal_space(state, command, s)
                   is None]  # fmt: skip
-        return _Product(state, command, spaces, refuse)
-    found = _MOVES[(faction, name)](state, faction, name, command)
+        return _Product(state, command, spaces, refuse, howe)
+    found = [
+        replace(m, howe_blockade=city)
+        for m in _MOVES[(faction, name)](state, faction, name, command)
+        for city in howe
+    ]
     return ListView([m for m in found if special_refusal(state, m) is None], refuse)
 
 
@@ -393,7 +409,36 @@ def special_refusal(state: CoinState, move: object) -> Refusal | None:
         refused = _space_pairing(move.faction, move.name, move.command, space)
         if refused is not None:
             return refused
-    return _REFUSE[(move.faction, move.name)](state, move)
+    return howe_refusal(state, move) or _REFUSE[(move.faction, move.name)](state, move)
+
+
+def howe_lowers_fni(state: CoinState, faction: str) -> bool:
+    """Leader capabilities: with Howe on the map, FNI drops a level before any
+    British Special Activity (while it is above 0)."""
+    howe = state.leader("Howe")
+    on_map = howe is not None and state.rules.map.has_space(howe)
+    return faction == "british" and on_map and state.track("fni") > 0
+
+
+def howe_cities(state: CoinState, faction: str) -> list[str]:
+    """The Blockaded Cities one of which loses its Blockade as Howe lowers FNI
+    (1.9: each level lowered sends a Blockade to the West Indies); [] when he does
+    not, or no City is Blockaded."""
+    if not howe_lowers_fni(state, faction):
+        return []
+    return [c for c in state.rules.map.of_type("City") if state.markers(c, "blockade")]
+
+
+def howe_refusal(state: CoinState, move: SpecialActivity) -> Refusal | None:
+    """``None`` when ``howe_blockade`` names a City :func:`howe_cities` offers, or
+    is empty when it offers none."""
+    cities = howe_cities(state, move.faction)
+    if not cities and move.howe_blockade:
+        return Refusal("Howe removes no Blockade here", "1.9")
+    if cities and move.howe_blockade not in cities:
+        return Refusal(f"name the Blockaded City that loses its Blockade as Howe lowers FNI: "
+                       f"one of {cities}", "1.9")  # fmt: skip
+    return None
 
 
 def apply_special(
@@ -414,12 +459,12 @@ def apply_special(
         raise IllegalMoveError(refused.reason, rule=refused.rule)
     new = state.copy()
     log: list[str] = []
-    howe = state.leader("Howe")
-    on_map = howe is not None and state.rules.map.has_space(howe)
-    if move.faction == "british" and on_map and new.track("fni") > 0:
-        # Leader capabilities: with Howe, FNI drops a level before any British SA
+    if howe_lowers_fni(state, move.faction):
         new.set_track("fni", new.track("fni") - 1)
         log.append("Howe: FNI lowered one level before the Special Activity")
+        if move.howe_blockade:
+            new.move_marker(move.howe_blockade, WEST_INDIES, "blockade", 1)
+            log.append(f"1.9: the Blockade of {move.howe_blockade} to the West Indies")
     _CARRY_OUT[(move.faction, move.name)](new, move, log, rng)
     return SpecialResult(new, tuple(log))
 

@@ -37,7 +37,13 @@ from legalis.model.core.randomness import LoggedRandom
 from legalis.model.lod.battle import WEST_INDIES, BattleChoice, force_level, resolve_battle
 from legalis.model.lod.command_base import RESOURCES, Command, CommandOptions, command_refusal
 from legalis.model.lod.march import march_reach
-from legalis.model.lod.special import SpecialActivity, apply_special, special_refusal, special_view
+from legalis.model.lod.special import (
+    SpecialActivity,
+    apply_special,
+    howe_cities,
+    special_refusal,
+    special_view,
+)
 from legalis.solver.nonplayer.board import (
     TrialDice,
     british_controls,
@@ -189,12 +195,6 @@ def _rebellion_city(options: BritishOptions) -> Priority:
 
 def _purse(context: TurnContext) -> ResourcePurse:
     return ResourcePurse(context.state, "british", free=context.scope.free)
-
-
-def _trial(context: TurnContext, move: Command) -> bool:
-    """Whether the model accepts ``move`` as this turn would execute it."""
-    stamped = context.stamp(move)
-    return command_refusal(context.state, stamped, options=context.command_options) is None
 
 
 def _sorted_entries(counts: Mapping[tuple[str, str], int]) -> tuple[Entry, ...]:
@@ -389,7 +389,41 @@ def skirmish(
         ]
     (space,) = select_spaces(state, pool, priorities, 1, rng, trace)
     option, removed = _skirmish_removal(state, space, options)
-    return SpecialActivity("british", "skirmish", command, (space,), option, removed)
+    move = SpecialActivity("british", "skirmish", command, (space,), option, removed)
+    return with_howe(state, move, rng, trace)
+
+
+def with_howe(
+    state: CoinState,
+    move: SpecialActivity,
+    rng: LoggedRandom,
+    trace: Trace,
+    battle_spaces: Sequence[str] = (),
+    options: BritishOptions = DEFAULTS,
+) -> SpecialActivity:
+    """``move`` with the City whose Blockade Howe sends to the West Indies as he
+    lowers FNI before it (1.9), chosen as 8.4.1 NAVAL PRESSURE chooses one: a
+    Battle City first, then the City with most Rebellion pieces and no Patriot
+    Fort, then the one with most Support; ``move`` as it is when Howe does not act."""
+    cities = howe_cities(state, "british")
+    if not cities:
+        return move
+    (city,) = select_spaces(state, cities, _blockade_order(battle_spaces, options), 1, rng, trace)
+    return replace(move, howe_blockade=city)
+
+
+def _blockade_order(battle_spaces: Sequence[str], options: BritishOptions) -> list[Priority]:
+    """8.4.1 NAVAL PRESSURE: which Blockade the British remove."""
+    return [
+        Priority("a City selected for Battle", lambda s, c: c in battle_spaces, rule="8.4.1"),
+        _rebellion_city(options),
+        Priority(
+            "most Support",
+            lambda s, c: True,
+            lambda s, c: max(s.support_value(c), 0) * _population(s, c),
+            rule="8.4.1",
+        ),
+    ]
 
 
 # ---------------------------------------------------------------------- Naval Pressure
@@ -418,19 +452,8 @@ def naval_pressure(
         blockaded = [c for c in _cities(state) if state.markers(c, "blockade")]
         where: tuple[str, ...] = ()
         if blockaded:
-            priorities = [
-                Priority(
-                    "a City selected for Battle", lambda s, c: c in battle_spaces, rule="8.4.1"
-                ),
-                _rebellion_city(options),
-                Priority(
-                    "most Support",
-                    lambda s, c: True,
-                    lambda s, c: max(s.support_value(c), 0) * _population(s, c),
-                    rule="8.4.1",
-                ),
-            ]
-            where = tuple(select_spaces(state, blockaded, priorities, 1, rng, trace))
+            order = _blockade_order(battle_spaces, options)
+            where = tuple(select_spaces(state, blockaded, order, 1, rng, trace))
         move = SpecialActivity("british", "naval_pressure", command, where, "fni")
     elif fni == 0:
         move = SpecialActivity("british", "naval_pressure", command, (), "resources")
@@ -482,7 +505,7 @@ class _GarrisonPlan:
         ]
         self.have = {
             s: state.pieces(s, "british_regular")
-            for s in state.rules.spaces
+            for s in context.within_bound(state.rules.spaces)
             if not (_is_city(state, s) and state.markers(s, "blockade"))
         }
         self.moves: Counter[tuple[str, str]] = Counter()
@@ -743,7 +766,7 @@ class _Muster:
         placed: Iterable[Entry] = (),
         removed: Iterable[Entry] = (),
     ) -> bool:
-        return _trial(self.context, self.command(spaces, placed, removed))
+        return self.context.admits(self.command(spaces, placed, removed))
 
     def put(self, space: str, kind: str, n: int) -> None:
         if space not in self.selected:
@@ -1017,7 +1040,7 @@ class _MarchPlan:
         state = context.state
         self.work = state.copy()
         self.left: dict[str, Counter[str]] = {}
-        for space in state.rules.spaces:
+        for space in context.within_bound(state.rules.spaces):
             if state.pieces(space, "british_regular"):
                 self.left[space] = Counter(
                     {kind: _pieces(state, space, kind) for kind in (*BRITISH_CUBES, *WAR_PARTY)}
@@ -1234,6 +1257,7 @@ def _march_in_place(plan: _MarchPlan) -> None:
     def activates(s: CoinState, x: str) -> bool:
         return (
             x not in plan.destinations
+            and x in plan.context.within_bound([x])
             and bool(s.pieces(x, "militia", "underground"))
             and cubes(s, x, "royalist") >= CITY_CUBES
             and plan.may_select(x)
@@ -1278,7 +1302,8 @@ def march_box(context: TurnContext, options: BritishOptions = DEFAULTS) -> str |
     if used:
         where = tuple(sorted({space for space, _, _ in used}))
         context.trace.step("8.4.3", "Common Cause: War Parties join as Tories", where, used)
-        context.special(SpecialActivity("british", "common_cause", move, where, used=used))
+        cause = SpecialActivity("british", "common_cause", move, where, used=used)
+        context.special(with_howe(context.state, cause, context.rng, context.trace))
     context.command(move)
     if not used:
         special = _special(context, move, "skirmish", options)
@@ -1344,7 +1369,7 @@ def battle_box(context: TurnContext, options: BritishOptions = DEFAULTS) -> str 
     for space in spaces(state, west_indies=True):
         if not (cubes(state, space, "rebellion") or state.pieces(space, "patriot_fort")):
             continue
-        if not _trial(context, Command("british", "battle", (space,))):
+        if not context.admits(Command("british", "battle", (space,))):
             continue
         wins, allies = _battle_odds(context, space, allies_ok)
         if wins:
@@ -1375,7 +1400,8 @@ def battle_box(context: TurnContext, options: BritishOptions = DEFAULTS) -> str 
     if used:
         where = tuple(sorted({space for space, _, _ in used}))
         context.trace.step("8.4.4", "Common Cause raises the Force Level", where, used)
-        context.special(SpecialActivity("british", "common_cause", move, where, used=used))
+        cause = SpecialActivity("british", "common_cause", move, where, used=used)
+        context.special(with_howe(context.state, cause, context.rng, context.trace, chosen))
     else:
         special = _special(context, move, "skirmish", options, battle_spaces=chosen)
         if special is not None:

@@ -29,7 +29,7 @@ left to try.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -46,7 +46,7 @@ from legalis.model.lod.battle import (
     apply_blockade_shift,
 )
 from legalis.model.lod.command_base import CommandOptions
-from legalis.model.lod.commands import Command, apply_command, fight_battles
+from legalis.model.lod.commands import Command, apply_command, command_refusal, fight_battles
 from legalis.model.lod.special import (
     SpecialActivity,
     apply_special,
@@ -54,7 +54,7 @@ from legalis.model.lod.special import (
     during_refusal,
 )
 from legalis.solver.nonplayer.leaders import follow_largest_groups
-from legalis.solver.nonplayer.sequence import CommandScope
+from legalis.solver.nonplayer.sequence import CommandScope, involves_space
 from legalis.solver.nonplayer.trace import Trace
 
 __all__ = [
@@ -121,7 +121,9 @@ class TurnContext:
     ``special_used`` says whether a Special Activity was executed this turn (so a
     flowchart's "if no Special Activity was used" can be asked). ``defend``, when
     given, fills in the defenders' side of each Battle decision (a Non-player
-    defender's own paragraph, as 8.7.9).
+    defender's own paragraph, as 8.7.9). ``bound``, when given, is the Leader's
+    space the first Command of a Brilliant Stroke must involve (8.3.7): the boxes
+    select only that space, or move pieces only from it.
     """
 
     state: CoinState
@@ -133,6 +135,7 @@ class TurnContext:
     command_options: CommandOptions | None = None
     battle_options: BattleOptions | None = None
     defend: Callable[[CoinState, BattleChoice], BattleChoice] | None = None
+    bound: str | None = None
     steps: list[TurnStep] = field(default_factory=list)
     passed: str | None = None
     start: CoinState = field(init=False)
@@ -172,6 +175,19 @@ class TurnContext:
         if (move.limited, move.free) == (limited, free):
             return move
         return replace(move, limited=limited, free=free)
+
+    def within_bound(self, spaces: Iterable[str]) -> list[str]:
+        """The ``spaces`` this Command may select or move pieces from: all of them,
+        or only the Leader's space of ``bound`` (8.3.7)."""
+        return [space for space in spaces if self.bound is None or space == self.bound]
+
+    def admits(self, move: Command) -> bool:
+        """Whether the model accepts ``move`` as this turn would carry it out, and it
+        involves the ``bound`` space if there is one (8.3.7)."""
+        stamped = self.stamp(move)
+        if self.bound is not None and not involves_space(stamped, self.bound):
+            return False
+        return command_refusal(self.state, stamped, options=self.command_options) is None
 
     # ---------------------------------------------------------------- dice
 

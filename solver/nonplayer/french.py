@@ -43,7 +43,7 @@ from legalis.model.lod.battle import (
     force_level,
     resolve_battle,
 )
-from legalis.model.lod.command_base import RESOURCES, Command, command_refusal, command_view
+from legalis.model.lod.command_base import RESOURCES, Command, command_view
 from legalis.model.lod.march import march_reach
 from legalis.model.lod.special import SpecialActivity, special_refusal, special_view
 from legalis.solver.nonplayer.board import (
@@ -154,12 +154,6 @@ def _rebellion_leaders(state: CoinState, space: str) -> int:
         for leader in state.rules.data.leaders
         if leader.faction in ("patriots", "french") and state.leader(leader.name) == space
     )
-
-
-def _trial(context: TurnContext, move: Command) -> bool:
-    """Whether the model accepts ``move`` as this turn would execute it."""
-    stamped = context.stamp(move)
-    return command_refusal(context.state, stamped, options=context.command_options) is None
 
 
 def _entries(space: str, picks: Sequence[tuple[str, str]]) -> tuple[Entry, ...]:
@@ -438,6 +432,9 @@ def hortalez_box(context: TurnContext, options: FrenchOptions = DEFAULTS) -> str
     state = context.state
     toa = _toa(state)
     rule = "8.6.3" if toa else "8.6.1"
+    if context.bound is not None:  # 8.3.7: Hortalez selects no space
+        context.trace.step(rule, "Hortalez cannot involve the Leader", [], None)
+        return PASS if toa else "agent_mobilization"
     resources = state.track(RESOURCES["french"])
     if not context.scope.free and resources == 0:
         context.trace.step(rule, "no French Resources for Hortalez", [], None)
@@ -557,7 +554,7 @@ def muster_box(context: TurnContext, options: FrenchOptions = DEFAULTS) -> str |
                 s
                 for s in state.rules.spaces
                 if (_is_city(state, s) or _is_colony(state, s))
-                and _trial(context, Command("french", "muster", (s,), ((s, "french_regular", n),)))
+                and context.admits(Command("french", "muster", (s,), ((s, "french_regular", n),)))
             ]
             priorities = [
                 Priority(
@@ -571,7 +568,7 @@ def muster_box(context: TurnContext, options: FrenchOptions = DEFAULTS) -> str |
     move = None
     if where:
         move = Command("french", "muster", (where[0],), ((where[0], "french_regular", n),))
-    if move is None or not _trial(context, move):
+    if move is None or not context.admits(move):
         context.trace.step("8.6.4", "the Muster cannot be executed", [], None)
         return "hortalez"
     done = context.command(move)
@@ -595,7 +592,7 @@ class _MarchPlan:
         self.work = context.state.copy()
         self.left: dict[str, Counter[str]] = {
             space: Counter({kind: self.start.pieces(space, kind) for kind in FRENCH_CUBES})
-            for space in self.start.rules.spaces
+            for space in context.within_bound(self.start.rules.spaces)
             if self.start.pieces(space, "french_regular")
         }
         self.reach = {o: set(march_reach(self.start, "french", o)) for o in self.left}
@@ -840,7 +837,7 @@ def march_box(context: TurnContext, options: FrenchOptions = DEFAULTS) -> str | 
         context.trace.step("8.6.5", "no March possible", [], None)
         return "muster"
     move = plan.command()
-    if not _trial(context, move):
+    if not context.admits(move):
         context.trace.step("8.6.5", "the March cannot be paid for", [], None)
         return "muster"
     done = context.command(move)
@@ -901,10 +898,10 @@ def battle_box(context: TurnContext, options: FrenchOptions = DEFAULTS) -> str |
     for space in spaces(state, west_indies=True):
         if not (state.pieces(space, "french_regular") and state.faction_pieces(space, "british")):
             continue
-        if not _trial(context, Command("french", "battle", (space,))):
+        if not context.admits(Command("french", "battle", (space,))):
             continue
-        joinable = _patriots_may_join(state, space, options) and _trial(
-            context, Command("french", "battle", (space,), allied=(space,))
+        joinable = _patriots_may_join(state, space, options) and context.admits(
+            Command("french", "battle", (space,), allied=(space,))
         )
         if joinable and _rebellion_wins(context, space, True):
             join_wanted[space] = True

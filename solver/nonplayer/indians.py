@@ -214,11 +214,6 @@ def _best_removal(
     return min(moves, key=lambda m: (_enemy_rank(state, space, m.removed), m.option))
 
 
-def _legal(context: TurnContext, move: Command) -> bool:
-    stamped = context.stamp(move)
-    return command_refusal(context.state, stamped, options=context.command_options) is None
-
-
 # ---------------------------------------------------------------------- 8.4.6, 8.7.9
 
 
@@ -558,7 +553,11 @@ class _RaidPlan:
         return max(most, 0)
 
     def origins(self, target: str) -> list[str]:
-        return [o for o in _raid_origins(self.work, target) if o != target and self.spare(o)]
+        found = [o for o in _raid_origins(self.work, target) if o != target and self.spare(o)]
+        bound = self.context.bound
+        if bound is not None and target != bound:  # 8.3.7: starting from the Leader
+            return [o for o in found if o == bound]
+        return found
 
     def needs_party(self, target: str) -> bool:
         """8.7.1: a War Party moves in where the target has no Underground one of
@@ -568,11 +567,18 @@ class _RaidPlan:
 
     def candidate(self, state: CoinState, target: str) -> bool:
         board = state.rules.map
+        bound = self.context.bound
+        involves = (
+            bound is None
+            or target == bound
+            or (self.needs_party(target) and bool(self.origins(target)))
+        )
         return (
             target not in self.targets
             and board.is_colony(target)
             and state.support_value(target) < 0
             and (self.own(target) >= 1 or bool(self.origins(target)))
+            and involves
         )
 
     def plunder_after(self, state: CoinState, target: str) -> bool:
@@ -797,6 +803,7 @@ class _GatherPlan:
         return (
             space not in self.selected
             and len(self.selected) < self.limit
+            and space in self.context.within_bound([space])
             and _gather_province(state, space)
             and _afford(self.context, self.cost(space))
         )
@@ -1022,6 +1029,8 @@ class _MarchPlan:
         work = self.work
         if origin in self.entered or not _is_province(work, origin):
             return 0, 0
+        if origin not in self.context.within_bound([origin]):
+            return 0, 0  # 8.3.7: the Brilliant Stroke's first Command
         total = _war_parties(work, origin)
         keep = 1 if work.pieces(origin, "village") else 0
         if self.village_site(origin):
@@ -1303,7 +1312,7 @@ def scout_box(
             continue
         for destination in board.adjacent(origin):
             move = _scout_move(origin, destination, group)
-            if _is_province(state, destination) and _legal(context, move):
+            if _is_province(state, destination) and context.admits(move):
                 routes.setdefault(destination, {})[origin] = move
     if not routes:
         trace.step("8.7.4", "no Scout move possible", [], None)

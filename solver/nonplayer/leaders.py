@@ -21,6 +21,7 @@ from dataclasses import replace
 from legalis.model.coin.state import CoinState
 from legalis.model.core.randomness import LoggedRandom
 from legalis.model.lod.commands import Command, leader_destinations
+from legalis.solver.nonplayer.sequence import leader_follows
 from legalis.solver.nonplayer.trace import Trace
 
 __all__ = ["follow_largest_groups"]
@@ -60,11 +61,7 @@ def follow_largest_groups(
         stay = _units_of(state, origin, faction) - sum(groups.values())
         if stay > 0:
             groups[origin] = stay
-        largest = max(groups.values())
-        tied = sorted(d for d, n in groups.items() if n == largest)
-        chosen = tied[rng.randrange(len(tied))] if len(tied) > 1 else tied[0]
-        trace.step("8.1", f"{leader} follows the largest group of {faction} units",
-                   sorted(groups), chosen)  # fmt: skip
+        chosen = leader_follows(groups, rng, trace)  # the origin's key: the group staying
         if chosen != origin:
             follows.append((leader, chosen))
     return replace(move, leaders=tuple(sorted(follows))) if follows else move

@@ -535,8 +535,8 @@ class _RallyPlan:
     of the Command and the state it leads to (``work``)."""
 
     def __init__(self, context: TurnContext, options: PatriotOptions, *, limit: int,
-                 free: bool, persuade: bool) -> None:  # fmt: skip
-        self.context, self.options, self.limit = context, options, limit
+                 free: bool, persuade: bool, bound: str | None = None) -> None:  # fmt: skip
+        self.context, self.options, self.limit, self.bound = context, options, limit, bound
         self.purse = ResourcePurse(context.state, "patriots", free=free)
         self.persuader = _Persuader(context, self.purse, options, "8.5.2")
         self.persuader.enabled = self.persuader.enabled and persuade
@@ -558,6 +558,8 @@ class _RallyPlan:
     def may_select(self, space: str) -> bool:
         if space in self.selected:
             return True
+        if self.bound is not None and space != self.bound:
+            return False  # 8.3.7: the Brilliant Stroke's first Command
         persuading = self.persuader.enabled and not self.persuader.tried
         paid = self.purse.free or self.purse.left > 0 or persuading
         return len(self.selected) < self.limit and paid
@@ -811,7 +813,7 @@ def rally_box(context: TurnContext, options: PatriotOptions = DEFAULTS) -> str |
     (True, ['persuasion', 'rally'])
     """
     plan = _RallyPlan(context, options, limit=context.space_limit(RALLY_SPACES),
-                      free=context.scope.free, persuade=True)  # fmt: skip
+                      free=context.scope.free, persuade=True, bound=context.bound)  # fmt: skip
     _plan_rally(plan)
     if not plan.selected:
         context.trace.step("8.5.2", "no Rally possible", [], None)
@@ -862,7 +864,7 @@ def rabble_box(context: TurnContext, options: PatriotOptions = DEFAULTS) -> str 
     state = context.state
     purse = ResourcePurse(state, "patriots", free=context.scope.free)
     persuader = _Persuader(context, purse, options, "8.5.3")
-    pool = [s for s in _map_spaces(state) if _rabble_shifts(state, s)]
+    pool = [s for s in context.within_bound(_map_spaces(state)) if _rabble_shifts(state, s)]
     priorities = [
         Priority("Rabble-Rousing: Active Support", lambda s, x: s.support(x) == "active_support",
                  _by_population, rule="8.5.3"),
@@ -900,7 +902,7 @@ class _MarchPlan:
         state = context.state
         self.work = state.copy()
         self.left: dict[str, Counter[str]] = {}
-        for space in _map_spaces(state):
+        for space in context.within_bound(_map_spaces(state)):
             if _patriot_units(state, space):
                 self.left[space] = Counter({k: _pieces(state, space, k) for k in MARCH_KINDS})
         self.reach = {o: set(march_reach(state, "patriots", o)) for o in self.left}
@@ -1213,7 +1215,7 @@ def battle_box(context: TurnContext, options: PatriotOptions = DEFAULTS) -> str 
     """
     state, free = context.state, context.scope.free
     joins: dict[str, bool] = {}
-    for space in _map_spaces(state):
+    for space in context.within_bound(_map_spaces(state)):
         if not _trial_battle(context, space):
             continue
         french = _french_join(state, space, free)

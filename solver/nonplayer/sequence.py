@@ -34,6 +34,7 @@ __all__ = [
     "command_scope",
     "first_affordable",
     "involves_leader",
+    "involves_space",
     "leader_follows",
     "plays_treaty",
     "treaty_score",
@@ -222,9 +223,20 @@ def involves_leader(state: CoinState, faction: str, move: Command) -> bool:
     >>> involves_leader(state, "patriots", Command("patriots", "rally", ("Boston",)))
     True
     """
-    places = {*move.spaces, *(m[0] for m in move.moves), *(m[1] for m in move.moves)}
     leaders = [leader.name for leader in state.rules.data.leaders if leader.faction == faction]
-    return any(state.leader(name) in places for name in leaders)
+    return any(involves_space(move, str(state.leader(name))) for name in leaders)
+
+
+def involves_space(move: Command, space: str) -> bool:
+    """Whether ``move`` selects ``space`` or moves pieces from it (8.3.7: a Command
+    "executed in or starting from" the Leader's space).
+
+    >>> involves_space(Command("british", "march", ("New Jersey",),
+    ...                moves=(("New York City", "New Jersey", "british_regular", 5),)),
+    ...                "New York City")
+    True
+    """
+    return space in move.spaces or any(origin == space for origin, *_ in move.moves)
 
 
 LimitedPick = Callable[[CoinState, Trace], Command | None]

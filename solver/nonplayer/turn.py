@@ -111,10 +111,12 @@ def nonplayer_command(
     players: Sequence[str] = (),
     command_options: CommandOptions | None = None,
     battle_options: BattleOptions | None = None,
+    bound: str | None = None,
 ) -> Turn:
     """The Command and Special Activity the Faction's flowchart picks and carries
     out (8.4-8.7), or its Pass; with no Resources the British, Patriots and French
-    Pass at once (the Indians' Commands can be free, 8.7).
+    Pass at once (the Indians' Commands can be free, 8.7). ``bound``: a space the
+    Command must be executed in or start from (8.3.7).
 
     >>> from legalis.model.coin.scenarios import load_scenario
     >>> state = load_scenario("lod", "1775")
@@ -124,7 +126,8 @@ def nonplayer_command(
     """
     context = TurnContext(state, faction, rng, trace or Trace(), scope, players,
                           command_options, battle_options,
-                          defend=None if "indians" in players else indians_defend)  # fmt: skip
+                          defend=None if "indians" in players else indians_defend,
+                          bound=bound)  # fmt: skip
     rule = PASS_WITHOUT_RESOURCES.get(faction)
     if rule is not None and not scope.free and state.track(RESOURCES[faction]) == 0:
         context.pass_turn(f"{rule}: the {faction} have no Resources")
@@ -239,13 +242,18 @@ def nonplayer_brilliant_stroke(
     trace: Trace | None = None,
     players: Sequence[str] = (),
 ) -> Turn:
-    """8.3.7: the flowchart picks the first Limited Command, which must involve the
-    Faction's Leader (else the Brilliant Stroke is aborted: a Pass with nothing
-    done) with the Special Activity matched to it; then the flowchart picks the
-    second Limited Command on the state after. Brilliant Stroke Commands cost
-    nothing (2.3.8)."""
+    """8.3.7: the flowchart picks the first Limited Command among those executed in
+    or starting from the Leader's space (``bound``; none: the Brilliant Stroke is
+    aborted, a Pass with nothing done), with the Special Activity matched to it;
+    then the flowchart picks the second Limited Command on the state after.
+    Brilliant Stroke Commands cost nothing (2.3.8)."""
     trace = trace or Trace()
-    first = nonplayer_command(state, faction, rng, trace=trace, scope=STROKE, players=players)
+    leader = leader_space(state, faction)
+    if leader is None:
+        trace.step("8.3.7", "the Leader is not on the map: aborted", ["play", "abort"], "abort")
+        return Turn(faction, [], state, trace, "8.3.7: the Brilliant Stroke is aborted")
+    first = nonplayer_command(state, faction, rng, trace=trace, scope=STROKE, players=players,
+                              bound=leader)  # fmt: skip
     commands = [step.move for step in first.steps if isinstance(step.move, Command)]
     leading = bool(commands) and involves_leader(state, faction, commands[0])
     if not leading:

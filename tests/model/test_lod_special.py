@@ -9,6 +9,7 @@ import pytest
 from legalis.model.coin.state import CoinState
 from legalis.model.core.randomness import LoggedRandom
 from legalis.model.errors import IllegalMoveError, InputError
+from legalis.model.lod.battle import WEST_INDIES
 from legalis.model.lod.commands import Command, command_refusal
 from legalis.model.lod.special import (
     SPECIAL_ACTIVITIES,
@@ -534,6 +535,19 @@ def test_leaders_in_special_activities() -> None:
     howe.move_marker("Unavailable", "Boston", "blockade")
     howe.set_leader("Howe", "New York City")
     move = next(iter(special_view(howe, "british", "skirmish", None)))
+    # 1.9: each level lowered sends a Blockade to the West Indies, here Boston's
+    assert move.howe_blockade == "Boston"
     result = apply_special(howe, move)
     assert result.state.track("fni") == 0 and result.log[0].startswith("Howe")
-    assert apply_special(skirmish_state(), move).state.track("fni") == 0  # FNI was 0
+    assert result.state.markers("Boston", "blockade") == 0
+    assert (
+        result.state.markers(WEST_INDIES, "blockade") == howe.markers(WEST_INDIES, "blockade") + 1
+    )
+    for city in ("", "Norfolk"):
+        refused = special_refusal(howe, replace(move, howe_blockade=city))
+        assert refused is not None and refused.rule == "1.9"
+    # FNI 0: Howe lowers nothing, and no City may be named
+    plain = replace(move, howe_blockade="")
+    assert apply_special(skirmish_state(), plain).state.track("fni") == 0
+    refused = special_refusal(skirmish_state(), move)
+    assert refused is not None and refused.rule == "1.9"

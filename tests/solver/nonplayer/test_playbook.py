@@ -3,8 +3,7 @@
 flowchart. The example's dice are one draw among many, so every seed is checked
 for what the example shows regardless of the dice, and the example's own outcome
 must be among the outcomes the seeds reach. (Example 1 plays an Event whose text is
-not bundled, and Example 4 a Brilliant Stroke after the Treaty of Alliance; those
-two are not restated here.)"""
+not bundled; it is not restated here.)"""
 
 from __future__ import annotations
 
@@ -18,6 +17,12 @@ from legalis.model.lod.special import SpecialActivity
 from legalis.solver.nonplayer.british import british_command
 from legalis.solver.nonplayer.flowchart import TurnContext, replay_turn
 from legalis.solver.nonplayer.indians import indians_command
+from legalis.solver.nonplayer.trace import Trace
+from legalis.solver.nonplayer.turn import (
+    StrokeSituation,
+    nonplayer_brilliant_stroke,
+    wants_brilliant_stroke,
+)
 
 SEEDS = range(300)
 
@@ -131,6 +136,90 @@ def test_example_3_muster_with_skirmish() -> None:
         if regulars_at == "Connecticut-Rhode Island" and "Boston" in muster.spaces and fort:
             assert tories["Boston"] == 1  # Passive Opposition: one Tory (3.2.1)
             seen = True
+    assert seen
+
+
+def stroke_board() -> CoinState:
+    """Example 4's set-up: the Medium scenario without Philadelphia's Militia, the
+    last Squadron in the West Indies, six French Regulars made Unavailable, then the
+    Treaty of Alliance as played there (FNI 1, a Blockade on New York City, four
+    French Regulars and Rochambeau in Charles Town, three French and three British
+    Regulars to the West Indies), and a British Muster in Connecticut (four Regulars,
+    a Tory, a Fort)."""
+    state = medium()
+    state.move_pieces(
+        "Philadelphia", "Available", "militia", state.pieces("Philadelphia", "militia")
+    )
+    state.move_marker(
+        "Unavailable", "West Indies", "blockade", state.markers("Unavailable", "blockade")
+    )
+    state.move_pieces("Available", "Unavailable", "french_regular", 6)
+    state.set_flag("toa_played")
+    state.set_track("fni", 1)
+    state.move_marker("West Indies", "New York City", "blockade", 1)
+    state.move_pieces("Unavailable", "Charles Town", "french_regular", 4)
+    state.set_leader("Rochambeau", "Charles Town")
+    state.move_pieces("Unavailable", "West Indies", "french_regular", 3)
+    state.move_pieces("Unavailable", "West Indies", "british_regular", 3)
+    for piece, n in (("british_regular", 4), ("tory", 1), ("british_fort", 1)):
+        state.move_pieces("Available", "Connecticut-Rhode Island", piece, n)
+    return state
+
+
+def test_example_4_british_brilliant_stroke() -> None:
+    # 8.4.11: the Treaty played, the Patriots (played) 1st Eligible, Howe with 4+
+    # Regulars: the British play their Brilliant Stroke. 8.3.7: the first Limited
+    # Command must be executed in or start from Howe's New York City: no Garrison
+    # (Charles Town's Fort), Muster only on a D6 below the 3 Available Regulars,
+    # no Battle (one Continental); so March: Blockaded New York City sends to an
+    # adjacent space, and New Jersey lacks British Control: Howe leads five of the
+    # six Regulars there (the last stays: Control, no Active Support). Its Special
+    # Activity: no War Party for Common Cause; Skirmish in the West Indies first,
+    # two French Regulars and a British one; Howe first lowers FNI, sending New York
+    # City's Blockade to the West Indies (1.9). The second Limited Command follows
+    # the flowchart again; on a Muster it goes to a Neutral or Passive Population 2
+    # space adding British Control, three Regulars and two Tories, and Reward
+    # Loyalty (Opposition 5 against Support 3 + 1D3) costs 1 per shift even free.
+    state = stroke_board()
+    assert state.total_support() == 1  # New York City Blockaded counts 0
+    now = StrokeSituation(True, False, "patriots", players=("patriots", "french"))
+    assert wants_brilliant_stroke(state, "british", now, Trace())
+    seen = False
+    for seed in range(60):
+        done = nonplayer_brilliant_stroke(state, "british", LoggedRandom(seed),
+                                          players=("patriots", "french"))  # fmt: skip
+        assert done.passed is None
+        musters = [t.dice[0] for t in done.trace.steps if t.what.startswith("Muster if below")]
+        if musters[0] < 3:
+            continue  # the Playbook's die (4) does not Muster first
+        march, skirmish, *second = (step.move for step in done.steps)
+        assert march == Command(
+            "british", "march", ("New Jersey",),
+            moves=(("New York City", "New Jersey", "british_regular", 5),),
+            leaders=(("Howe", "New Jersey"),), limited=True, free=True,
+        )  # fmt: skip
+        assert isinstance(skirmish, SpecialActivity) and skirmish.spaces == ("West Indies",)
+        assert skirmish.removed == (("West Indies", "french_regular", 2),)
+        assert skirmish.howe_blockade == "New York City"
+        (command,) = second
+        assert isinstance(command, Command) and command.limited and command.free
+        after = done.state
+        assert after.track("fni") == 0 and after.markers("New York City", "blockade") == 0
+        assert after.pieces("West Indies", "british_regular") == 2
+        if command.name == "muster":
+            (space,) = command.spaces
+            placed = {p[1]: p[2] for p in command.placed}
+            assert placed["british_regular"] == 3 and placed["tory"] == 2
+            assert state.rules.map.population(space) == 2
+            assert after.control(space) == "british"
+            rl = [t.dice[0] for t in done.trace.steps if "Reward Loyalty if" in t.what]
+            if rl[-1] == 1:
+                shifts = placed["support_shift"]
+                assert after.track("british_resources") == 5 - shifts
+                if space == "Pennsylvania":
+                    assert after.total_support() == 7  # 3 with New York City free, +4
+                    seen = True
+        assert replay_turn(state, done) == after
     assert seen
 
 

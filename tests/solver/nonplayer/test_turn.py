@@ -3,6 +3,7 @@ opening paragraphs of 8.4-8.7 and 8.3.7 say."""
 
 from __future__ import annotations
 
+import random
 from itertools import pairwise
 
 import pytest
@@ -10,8 +11,10 @@ from legalis.model.coin.deck import bundled_deck
 from legalis.model.coin.scenarios import Scenario, load_scenario, scenario_info
 from legalis.model.coin.state import CoinState
 from legalis.model.core.randomness import LoggedRandom
+from legalis.model.lod.commands import Command
 from legalis.solver.nonplayer.flowchart import replay_turn
-from legalis.solver.nonplayer.playout import PlayoutTurn, nonplayer_playout
+from legalis.solver.nonplayer.playout import PlayoutTurn, nonplayer_playout, random_commands
+from legalis.solver.nonplayer.sequence import involves_leader
 from legalis.solver.nonplayer.trace import Trace
 from legalis.solver.nonplayer.turn import (
     StrokeSituation,
@@ -119,6 +122,37 @@ def test_brilliant_stroke_aborted_when_the_first_command_leaves_the_leader_out()
     state.set_leader("Gage", "Quebec")  # nothing British there to command
     turn = nonplayer_brilliant_stroke(state, "british", LoggedRandom(0))
     assert turn.passed == "8.3.7: the Brilliant Stroke is aborted" and turn.state == state
+
+
+LEADERS = {"british": "Howe", "patriots": "Washington", "french": "Rochambeau",
+           "indians": "Brant"}  # fmt: skip
+
+
+@pytest.mark.parametrize("faction", sorted(LEADERS))
+def test_brilliant_stroke_first_command_is_bound_to_the_leader(faction: str) -> None:
+    # 8.3.7: "the first Limited Command that both matches the flowchart priorities
+    # and can involve that Faction's Leader": from states of random legal play, the
+    # Leader put in a space with its Faction's pieces, each Brilliant Stroke either
+    # aborts or opens with a Command selecting the Leader's space or moving pieces
+    # from it; the turn replays
+    played = 0
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = random_commands(load_scenario("lod", "1778"), rng, 6)
+        state.set_flag("toa_played")
+        held = [s for s in state.rules.spaces if state.faction_pieces(s, faction)]
+        if not held:
+            continue
+        state.set_leader(LEADERS[faction], rng.choice(sorted(held)))
+        turn = nonplayer_brilliant_stroke(state, faction, LoggedRandom(seed))
+        commands = [s.move for s in turn.steps if isinstance(s.move, Command)]
+        if turn.passed is None:
+            assert involves_leader(state, faction, commands[0]), seed
+            assert replay_turn(state, turn) == turn.state
+            played += 1
+        else:
+            assert turn.passed.startswith("8.3.7") and turn.state == state
+    assert played > 0
 
 
 def test_playouts_play_winter_quarters_rounds_until_the_game_ends() -> None:
