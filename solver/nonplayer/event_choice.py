@@ -17,16 +17,17 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from legalis.model.coin import effects as fx
 from legalis.model.coin.state import CoinState
 from legalis.model.core.randomness import LoggedRandom
 from legalis.model.lod.command_base import can_command
 from legalis.model.lod.special import special_view
-from legalis.solver.nonplayer.events import EventOutcome, WantsEvent
+from legalis.solver.nonplayer.events import EventOutcome, Preference, Trial
 from legalis.solver.nonplayer.trace import Trace
 
-__all__ = ["EVENT_BOXES", "royalist_shift"]
+__all__ = ["EVENT_BOXES", "EventBox", "royalist_shift"]
 
 D6_AT_LEAST = 5  # 8.4-8.7: the last condition wants a D6 of 5 or more
 CITIES_CONTROLLED = 5  # 8.4: the British Control at least five Cities
@@ -221,33 +222,93 @@ INDIANS: list[Condition] = [
 # ---------------------------------------------------------------------- the boxes
 
 
-def _box(
-    conditions: list[Condition], rule: str, lucky: Callable[[EventOutcome], bool], why: str
-) -> WantsEvent:
-    """The box: the first condition that holds plays the Event; else, where the
-    Faction's standing allows (``lucky``), a D6 of 5 or more does."""
+@dataclass(frozen=True)
+class EventBox:
+    """One Faction's "Event or Command?" box: its questions in order, each with the
+    spaces an execution "due to" it takes first (8.3.5; None: not about spaces),
+    and, where the Faction's standing allows (``lucky``), a D6 of 5 or more."""
 
-    def wants(outcome: EventOutcome, rng: LoggedRandom, trace: Trace) -> bool:
-        names = [what for _, what, _ in conditions]
-        for paragraph, what, holds in conditions:
-            if holds(outcome):
+    conditions: tuple[tuple[str, str, Callable[[EventOutcome], bool], Preference | None], ...]
+    rule: str
+    lucky: Callable[[EventOutcome], bool]
+    why: str
+
+    def decide(
+        self, plain: EventOutcome, trial: Trial, rng: LoggedRandom, trace: Trace
+    ) -> EventOutcome | None:
+        """The outcome to play: the first question that holds, on the Event carried
+        out with that question's spaces first where it names spaces; else the D6."""
+        names = [what for _, what, _, _ in self.conditions]
+        for paragraph, what, holds, prefer in self.conditions:
+            outcome = plain if prefer is None else trial(prefer)
+            if outcome is not None and holds(outcome):
                 trace.step(paragraph, "Event or Command? condition", names, what)
-                return True
-        if lucky(outcome):
+                return outcome
+        if self.lucky(plain):
             roll = rng.randrange(6) + 1
             plays = roll >= D6_AT_LEAST
-            trace.step(rule, f"Event or Command? {why}: D6 of 5+", ["play", "decline"],
+            trace.step(self.rule, f"Event or Command? {self.why}: D6 of 5+", ["play", "decline"],
                        "play" if plays else "decline", dice=[roll])  # fmt: skip
-            return plays
-        trace.step(rule, "Event or Command? no condition holds", names, None)
-        return False
+            return plain if plays else None
+        trace.step(self.rule, "Event or Command? no condition holds", names, None)
+        return None
 
-    return wants
+    def __call__(self, outcome: EventOutcome, rng: LoggedRandom, trace: Trace) -> bool:
+        """The box on one outcome, as every question would see it."""
+        return self.decide(outcome, lambda prefer: outcome, rng, trace) is not None
 
 
-EVENT_BOXES: dict[str, WantsEvent] = {
-    "british": _box(BRITISH, "8.4", _british_cities, "five Cities under British Control"),
-    "patriots": _box(PATRIOTS, "8.5", _patriot_pieces, "25 Patriot pieces on the map"),
+def _box(
+    conditions: list[Condition],
+    rule: str,
+    lucky: Callable[[EventOutcome], bool],
+    why: str,
+    prefer: dict[str, Preference] | None = None,
+) -> EventBox:
+    spaces = prefer or {}
+    return EventBox(
+        tuple((p, what, holds, spaces.get(what)) for p, what, holds in conditions), rule, lucky, why
+    )
+
+
+def _british_room(state: CoinState, space: str, entering: tuple[str, ...]) -> bool:
+    """8.4's spaces: Tories into Active Opposition with none, a British Fort into a
+    Colony with none, Regulars into a City or Colony."""
+    board = state.rules.map
+    return (
+        ("tory" in entering and state.support(space) == "active_opposition"
+         and not state.pieces(space, "tory"))
+        or ("british_fort" in entering and board.is_colony(space)
+            and not state.pieces(space, "british_fort"))
+        or ("british_regular" in entering and (board.is_city(space) or board.is_colony(space)))
+    )  # fmt: skip
+
+
+def _militia_room(state: CoinState, space: str, entering: tuple[str, ...]) -> bool:
+    """8.5's spaces: Underground Militia into Active Support or a Village space with
+    none."""
+    return (
+        "militia" in entering
+        and (state.support(space) == "active_support" or bool(state.pieces(space, "village")))
+        and not state.pieces(space, "militia", "underground")
+    )
+
+
+EVENT_BOXES: dict[str, EventBox] = {
+    "british": _box(
+        BRITISH,
+        "8.4",
+        _british_cities,
+        "five Cities under British Control",
+        {"the Event places Tories, a Fort or Regulars where they count": _british_room},
+    ),
+    "patriots": _box(
+        PATRIOTS,
+        "8.5",
+        _patriot_pieces,
+        "25 Patriot pieces on the map",
+        {"the Event places Underground Militia where they count": _militia_room},
+    ),
     "french": _box(
         FRENCH, "8.6", lambda o: o.before.flag("toa_played"), "the Treaty of Alliance played"
     ),

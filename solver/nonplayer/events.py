@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from legalis.model.coin import effects as fx
 from legalis.model.coin.deck import Card, Instruction
@@ -50,8 +50,11 @@ from legalis.solver.nonplayer.spaces import (
 from legalis.solver.nonplayer.trace import Trace
 
 __all__ = [
+    "ChoosesExecution",
     "EventOutcome",
     "NonplayerEvent",
+    "Preference",
+    "Trial",
     "WantsEvent",
     "benefit_order",
     "event_side",
@@ -82,6 +85,24 @@ class EventOutcome:
 WantsEvent = Callable[[EventOutcome, LoggedRandom, Trace], bool]
 """The Faction's own "Event or Command?" conditions (8.4-8.7): given the Event's
 outcome, the dice and the trace, whether the Faction plays it."""
+
+Preference = Callable[[CoinState, str, tuple[str, ...]], bool]
+"""Spaces an Event execution takes first (8.3.5: those matching the question),
+given the state, the space and the piece types the effect puts into it."""
+
+Trial = Callable[[Preference], EventOutcome | None]
+"""The Event carried out taking the preferred spaces first; None when Ineffective."""
+
+
+@runtime_checkable
+class ChoosesExecution(Protocol):
+    """An "Event or Command?" box whose questions about spaces have the Event
+    carried out with the spaces matching the question first (8.3.5): it returns
+    the outcome to play, or None to decline."""
+
+    def decide(
+        self, plain: EventOutcome, trial: Trial, rng: LoggedRandom, trace: Trace
+    ) -> EventOutcome | None: ...
 
 
 def play_when_effective(outcome: EventOutcome, rng: LoggedRandom, trace: Trace) -> bool:
@@ -377,9 +398,14 @@ def _fill(
 
 
 def _piece_selection(
-    run: Run, decision: PieceChoice, rng: LoggedRandom, trace: Trace
+    run: Run,
+    decision: PieceChoice,
+    rng: LoggedRandom,
+    trace: Trace,
+    prefer: Preference | None = None,
 ) -> list[list[int]]:
-    """Spaces and pieces for a piece decision (8.3.4, 8.3.5, 8.1.2, 8.2)."""
+    """Spaces and pieces for a piece decision (8.3.4, 8.3.5, 8.1.2, 8.2); the
+    spaces ``prefer`` matches first."""
     rows = [[0] * len(decision.types) for _ in decision.spaces]
     if decision.up_to and _harmful(run, decision):
         trace.step("8.3.5", f"{decision.what}: none (up to, against its own side)", [], "none")
@@ -391,6 +417,7 @@ def _piece_selection(
     most = decision.max_spaces if decision.max_spaces is not None else len(decision.spaces)
     chosen: set[int] = set()
     stacking = [run.state.rules.data.piece(k.partition(":")[0]).stacking for k in decision.types]
+    entering = _entering(run.pending[0])
     while len(chosen) < most and (total_left is None or total_left > 0):
         fills = {
             i: _fill(run, decision, i, pool, total_left)
@@ -398,7 +425,11 @@ def _piece_selection(
             if i not in chosen
         }
         keys = {
-            i: (sum(n for n, s in zip(row, stacking, strict=True) if s), sum(row))
+            i: (
+                prefer is not None and prefer(run.state, decision.spaces[i], entering),
+                sum(n for n, s in zip(row, stacking, strict=True) if s),
+                sum(row),
+            )
             for i, row in fills.items()
             if any(row)
         }
@@ -412,9 +443,10 @@ def _piece_selection(
         else:
             space, dice = roll_random_space(tied, rng)
         index = decision.spaces.index(space)
+        first = "matching the question, then " if prefer is not None else ""
         trace.step(
             "8.3.5",
-            f"{decision.what}: space (most Forts/Villages, then pieces; ties 8.2)",
+            f"{decision.what}: space ({first}most Forts/Villages, then pieces; ties 8.2)",
             tied,
             space,
             dice=dice,
@@ -431,6 +463,15 @@ def _piece_selection(
         picked = [f"{n} {decision.types[k]}" for k, n in enumerate(row) if n]
         trace.step("8.1.2", f"pieces in {space}", decision.types, ", ".join(picked))
     return rows
+
+
+def _entering(step: Any) -> tuple[str, ...]:
+    """The piece types an effect puts into the spaces it selects."""
+    if isinstance(step, fx.Place):
+        return tuple(step.pieces)
+    if isinstance(step, fx.Replace):
+        return tuple(step.by)
+    return ()
 
 
 def _option_target(state: CoinState, effects: Iterable[Any]) -> tuple[set[str], set[str]]:
@@ -493,6 +534,7 @@ def _execute(
     rng: LoggedRandom,
     trace: Trace,
     players: Iterable[str],
+    prefer: Preference | None = None,
 ) -> tuple[EventMove, Run]:
     run = start(state, card.side(side), Context(faction, card.number, side))
     steps: list[Any] = []
@@ -507,7 +549,7 @@ def _execute(
         if isinstance(step, fx.Shift | fx.SetSupport):
             rows = _support_selection(run, decision, rng, trace)
         else:
-            rows = _piece_selection(run, decision, rng, trace)
+            rows = _piece_selection(run, decision, rng, trace, prefer)
         selection = tuple(tuple(row) for row in rows)
         steps.append(decision.atoms(selection))
         run = resume(run, selection)
@@ -521,7 +563,7 @@ def nonplayer_event(
     rng: LoggedRandom,
     trace: Trace | None = None,
     *,
-    wants_event: WantsEvent = play_when_effective,
+    wants_event: WantsEvent | ChoosesExecution = play_when_effective,
     players: Iterable[str] = (),
 ) -> NonplayerEvent:
     """Whether Non-player ``faction`` plays ``card``'s Event, and how (8.1, 8.3).
@@ -561,7 +603,26 @@ def nonplayer_event(
     reason = ineffective_reason(state, run.state, faction)
     if reason is not None:
         return command("8.3.3", f"Ineffective: {reason}", side)
-    if not wants_event(EventOutcome(state, run.state, card, side, faction), rng, trace):
+    plain = EventOutcome(state, run.state, card, side, faction)
+    if isinstance(wants_event, ChoosesExecution):
+        tried: dict[int, tuple[EventMove, Run, Trace]] = {}
+
+        def trial(prefer: Preference) -> EventOutcome | None:
+            scratch = Trace()
+            found = _execute(state, card, side, faction, rng, scratch, players, prefer)
+            if ineffective_reason(state, found[1].state, faction) is not None:
+                return None
+            outcome = EventOutcome(state, found[1].state, card, side, faction)
+            tried[id(outcome)] = (*found, scratch)
+            return outcome
+
+        chosen = wants_event.decide(plain, trial, rng, trace)
+        if chosen is None:
+            return command("8.1", "the Faction's Event or Command? conditions decline it", side)
+        if id(chosen) in tried:  # 8.3.5: carried out with the question's spaces first
+            move, run, scratch = tried[id(chosen)]
+            trace.steps.extend(scratch.steps)
+    elif not wants_event(plain, rng, trace):
         return command("8.1", "the Faction's Event or Command? conditions decline it", side)
     refused = legal_event_moves(state, card, side, faction).refusal(move)
     if refused is not None:  # the choices above are made within the decisions offered

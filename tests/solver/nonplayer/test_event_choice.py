@@ -115,3 +115,20 @@ def test_a_seed_replays_the_same_decision(faction: str) -> None:
     event = card({"op": "adjust", "track": f"{faction}_resources", "delta": 1})
     first, second = decide(state, faction, event, seed=7), decide(state, faction, event, seed=7)
     assert first.choice == second.choice and first.trace.to_json() == second.trace.to_json()
+
+
+def test_patriots_place_militia_in_the_space_their_question_names() -> None:
+    # 8.3.5 with 8.5: "Underground Militia into an Active Support or Village space
+    # with none": an Event placing 2 Militia in one Colony, played due to that
+    # question, takes the one such Colony (Georgia, a Village there) over the other
+    # Colonies, every seed; with no such Colony the question fails and the Patriots
+    # decline (no other condition holds)
+    colony = {"filter": {"is": "type", "types": ["Colony"]}, "spaces": 1}
+    place = card({"op": "place", "pieces": ["militia"], "count": 2, "where": colony})
+    state = CoinState.new("lod")
+    state.move_pieces("Available", "Georgia", "village", 1)
+    for seed in range(10):
+        played = decide(state, "patriots", place, seed)
+        assert played.choice == "event"
+        assert played.state.pieces("Georgia", "militia", "underground") == 2
+    assert decide(CoinState.new("lod"), "patriots", place).choice == "command"

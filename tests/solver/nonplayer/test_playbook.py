@@ -2,13 +2,14 @@
 (1776) scenario with the changes the example names and runs the Faction's Command
 flowchart. The example's dice are one draw among many, so every seed is checked
 for what the example shows regardless of the dice, and the example's own outcome
-must be among the outcomes the seeds reach. (Example 1 plays an Event whose text is
-not bundled; it is not restated here.)"""
+must be among the outcomes the seeds reach. Example 1's card text is not bundled:
+an original card with the same kind of effect stands in for it."""
 
 from __future__ import annotations
 
 from collections import Counter
 
+from legalis.model.coin.deck import deck_from_toml
 from legalis.model.coin.scenarios import load_scenario
 from legalis.model.coin.state import CoinState
 from legalis.model.core.randomness import LoggedRandom
@@ -21,6 +22,7 @@ from legalis.solver.nonplayer.trace import Trace
 from legalis.solver.nonplayer.turn import (
     StrokeSituation,
     nonplayer_brilliant_stroke,
+    nonplayer_turn,
     wants_brilliant_stroke,
 )
 
@@ -35,6 +37,40 @@ def british_turn(state: CoinState, seed: int) -> TurnContext:
     done = TurnContext(state, "british", LoggedRandom(seed))
     british_command(done)
     return done
+
+
+def test_example_1_british_event_into_the_space_the_question_names() -> None:
+    # 8.4 "Event or Command?": an Event placing Tories in an Active Opposition space
+    # with none. Unshaded: Militia in one Colony become Tories. 8.3.5: played "due
+    # to" that question, the Event takes the spaces matching it first: of the
+    # Colonies with Militia, only Massachusetts is at Active Opposition without a
+    # Tory, so every seed replaces Massachusetts' Militia there
+    deck = deck_from_toml({"game": "lod", "card": [{
+        "number": 28, "title": "Loyalists Rise on the Creek",
+        "factions": ["British", "Patriots", "Indians", "French"],
+        "unshaded": {
+            "text": "Replace up to 2 Militia in one Colony with Tories.",
+            "effects": [{"op": "replace", "pieces": ["militia"], "by": ["tory"],
+                         "count": {"n": 2, "up_to": True},
+                         "where": {"filter": {"is": "type", "types": ["Colony"]},
+                                   "spaces": 1}}],
+        },
+    }]})  # fmt: skip
+    state = medium()
+    matching = [
+        s for s in state.rules.spaces
+        if state.support(s) == "active_opposition" and state.pieces(s, "militia")
+        and not state.pieces(s, "tory")
+    ]  # fmt: skip
+    assert matching == ["Massachusetts"]
+    for seed in range(20):
+        decided = nonplayer_turn(state, deck.card(28), "british", LoggedRandom(seed))
+        assert decided.choice == "event", seed
+        assert decided.state.pieces("Massachusetts", "tory") == state.pieces(
+            "Massachusetts", "militia"
+        )
+        assert decided.state.pieces("Massachusetts", "militia") == 0
+        assert any("matching the question" in step.what for step in decided.trace.steps)
 
 
 def test_example_2_garrison_with_naval_pressure() -> None:
