@@ -68,6 +68,7 @@ __all__ = [
     "command_view",
     "fight_battles",
     "leader_destinations",
+    "raid_origins",
 ]
 
 RAID_MOST = 3  # 3.4.4: up to three Provinces
@@ -229,7 +230,7 @@ def _raid_provinces(state: CoinState) -> list[str]:
     for space in state.rules.spaces:
         if not board.is_province(space) or state.support(space) not in _OPPOSITION:
             continue
-        near = [space, *_raid_origins(state, space)]
+        near = [space, *raid_origins(state, space)]
         if any(state.pieces(n, "war_party", "underground") for n in near):
             found.append(space)
     return found
@@ -242,15 +243,19 @@ def _raid_sources(state: CoinState, province: str) -> list[str | None]:
     if state.pieces(province, "war_party", "underground"):
         sources.append(None)
     sources += [
-        n for n in _raid_origins(state, province) if state.pieces(n, "war_party", "underground")
+        n for n in raid_origins(state, province) if state.pieces(n, "war_party", "underground")
     ]
     return sources
 
 
-def _raid_origins(state: CoinState, province: str) -> list[str]:
+def raid_origins(state: CoinState, province: str) -> list[str]:
     """The Provinces a Raid's War Party may come from: those next to ``province``,
     and, with Dragging Canoe, his Province if it is two Provinces away (Leader
-    capabilities: "Raid may move 1 extra space if it originated in the space")."""
+    capabilities: "Raid may move 1 extra space if it originated in the space").
+
+    >>> raid_origins(CoinState.new("lod"), "Georgia")
+    ['Florida', 'South Carolina', 'Southwest']
+    """
     board = state.rules.map
     near = [n for n in board.adjacent(province) if board.is_province(n)]
     canoe = state.leader("Dragging Canoe")
@@ -304,7 +309,7 @@ def _raid_refusal(state: CoinState, move: Command) -> Refusal | None:
     for origin, destination, kind, n in move.moves:
         if destination not in move.spaces or kind != _UG_WAR_PARTY or n != 1:
             return Refusal("at most one Underground War Party into each Raid Province", "3.4.4")
-        if origin not in _raid_origins(state, destination):
+        if origin not in raid_origins(state, destination):
             return Refusal(f"{origin} is not a Province next to {destination}", "3.4.4")
         into[destination] = into.get(destination, 0) + 1
         taken[origin] = taken.get(origin, 0) + 1

@@ -38,7 +38,7 @@ from legalis.model.coin.limits import stacking_room
 from legalis.model.coin.state import CoinState
 from legalis.model.core.randomness import LoggedRandom
 from legalis.model.lod.command_base import RESOURCES, Command, command_refusal
-from legalis.model.lod.commands import apply_command
+from legalis.model.lod.commands import apply_command, raid_origins
 from legalis.model.lod.special import (
     SpecialActivity,
     apply_special,
@@ -482,25 +482,6 @@ def first_box(context: TurnContext, options: IndiansOptions = DEFAULTS) -> str:
 # ---------------------------------------------------------------------- 8.7.1 Raid
 
 
-def _raid_origins(state: CoinState, province: str) -> list[str]:
-    """The Provinces a Raid's War Party may come from: next to ``province``, and
-    Dragging Canoe's Province two Provinces away (his capability, "within two spaces
-    of Dragging Canoe" in 8.7.1)."""
-    board = state.rules.map
-    near = [n for n in board.adjacent(province) if board.is_province(n)]
-    canoe = state.leader("Dragging Canoe")
-    if (
-        canoe is not None
-        and canoe != province
-        and canoe not in near
-        and board.has_space(canoe)
-        and board.is_province(canoe)
-        and any(canoe in board.adjacent(n) for n in near)
-    ):
-        near.append(canoe)
-    return sorted(near)
-
-
 @dataclass
 class _MidRaid:
     """The Special Activity planned where the Raid's Resources fell to zero: its
@@ -553,7 +534,7 @@ class _RaidPlan:
         return max(most, 0)
 
     def origins(self, target: str) -> list[str]:
-        found = [o for o in _raid_origins(self.work, target) if o != target and self.spare(o)]
+        found = [o for o in raid_origins(self.work, target) if o != target and self.spare(o)]
         bound = self.context.bound
         if bound is not None and target != bound:  # 8.3.7: starting from the Leader
             return [o for o in found if o == bound]

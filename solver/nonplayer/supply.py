@@ -23,7 +23,7 @@ PatriotSupply(paid=(), removed=(('Virginia', 'militia:underground', 1),))
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -252,17 +252,7 @@ def _french(state: CoinState, rng: LoggedRandom, trace: Trace) -> FrenchSupply:
     left = state.track("french_resources")
     paid = select_spaces(state, spaces, priorities, left, rng, trace)
     forts = [s for s in state.rules.spaces if state.pieces(s, "patriot_fort")]
-    choices = {s: PAY for s in paid}
-    for space in spaces:
-        if space in paid:
-            continue
-        closest = nearest(state, space, forts)
-        if closest:
-            choices[space] = random_space(state, closest, rng, trace, rule="8.6.7",
-                                          what=f"nearest Patriot Fort from {space}")  # fmt: skip
-        else:
-            choices[space] = AVAILABLE
-            trace.step("8.6.7", "no Patriot Fort: to Available", [space], AVAILABLE)
+    choices = _pay_or_retreat(state, spaces, paid, forts, "Patriot Fort", "8.6.7", rng, trace)
     return FrenchSupply(tuple(sorted(choices.items())))
 
 
@@ -317,18 +307,34 @@ def _indians(
     left = state.track("indians_resources")
     paid = select_spaces(placed, spaces, priorities, left, rng, trace)
     villages = [s for s in state.rules.spaces if placed.pieces(s, "village")]
+    choices = _pay_or_retreat(placed, spaces, paid, villages, "Village", "8.7.5", rng, trace)
+    return IndianSupply(village, tuple(sorted(choices.items())))
+
+
+def _pay_or_retreat(
+    state: CoinState,
+    spaces: Sequence[str],
+    paid: Sequence[str],
+    bases: Sequence[str],
+    base: str,
+    rule: str,
+    rng: LoggedRandom,
+    trace: Trace,
+) -> dict[str, str]:
+    """Supply paid in the ``paid`` spaces; from each other space the units go to
+    the nearest of ``bases`` (ties at random, 8.2), or to Available with none."""
     choices = {s: PAY for s in paid}
     for space in spaces:
         if space in paid:
             continue
-        closest = nearest(placed, space, villages)
+        closest = nearest(state, space, bases)
         if closest:
-            choices[space] = random_space(placed, closest, rng, trace, rule="8.7.5",
-                                          what=f"nearest Village from {space}")  # fmt: skip
+            choices[space] = random_space(state, closest, rng, trace, rule=rule,
+                                          what=f"nearest {base} from {space}")  # fmt: skip
         else:
             choices[space] = AVAILABLE
-            trace.step("8.7.5", "no Village on the map: to Available", [space], AVAILABLE)
-    return IndianSupply(village, tuple(sorted(choices.items())))
+            trace.step(rule, f"no {base} on the map: to Available", [space], AVAILABLE)
+    return choices
 
 
 # ---------------------------------------------------------------------- 6.2.2 West Indies
