@@ -2,9 +2,9 @@
 much of a Command a Non-player executes, falling through the flowchart past
 Commands it cannot pay for, paying per space as spaces are selected, when the
 Non-player French play the Treaty of Alliance, which group a Leader follows, and
-executing a Brilliant Stroke through two Limited Commands. Each records its
-decision in the :class:`~.trace.Trace`; the flowcharts themselves (8.4-8.7)
-supply the Commands.
+whether a Command involves the Leader (8.3.7; :mod:`.turn` runs the Brilliant
+Stroke itself). Each records its decision in the :class:`~.trace.Trace`; the
+flowcharts themselves (8.4-8.7) supply the Commands.
 
 >>> from legalis.model.coin.state import CoinState
 >>> import random
@@ -17,7 +17,7 @@ supply the Commands.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from legalis.model.coin.state import CoinState
@@ -27,10 +27,8 @@ from legalis.solver.nonplayer.trace import Trace
 
 __all__ = [
     "TREATY_THRESHOLD",
-    "BrilliantStrokePlan",
     "CommandScope",
     "ResourcePurse",
-    "brilliant_stroke",
     "command_scope",
     "first_affordable",
     "involves_leader",
@@ -237,50 +235,3 @@ def involves_space(move: Command, space: str) -> bool:
     True
     """
     return space in move.spaces or any(origin == space for origin, *_ in move.moves)
-
-
-LimitedPick = Callable[[CoinState, Trace], Command | None]
-"""A flowchart's pick of a Limited Command (8.4-8.7) on a state, or None."""
-
-
-@dataclass(frozen=True)
-class BrilliantStrokePlan:
-    """A Brilliant Stroke's execution (8.3.7): the two Limited Commands and the
-    Special Activity chosen with the first (``None`` if it has none), or ``aborted``
-    with why."""
-
-    first: Command | None
-    second: Command | None
-    aborted: str | None = None
-
-
-def brilliant_stroke(
-    state: CoinState,
-    faction: str,
-    first_pick: LimitedPick,
-    second_pick: LimitedPick,
-    after_first: Callable[[CoinState, Command], CoinState],
-    trace: Trace,
-) -> BrilliantStrokePlan:
-    """8.3.7: the flowchart picks the first Limited Command that can involve the
-    Faction's Leader (none: the Brilliant Stroke is aborted); ``after_first`` carries
-    it out (with the Special Activity the flowchart matches to it); then the
-    flowchart picks the second Limited Command on the state after.
-
-    >>> state = CoinState.new("lod")
-    >>> plan = brilliant_stroke(state, "patriots", lambda s, t: None, lambda s, t: None,
-    ...                         lambda s, m: s, Trace())
-    >>> plan.aborted
-    'no Limited Command can involve the Leader'
-    """
-    first = first_pick(state, trace)
-    if first is None or not involves_leader(state, faction, first):
-        why = "no Limited Command can involve the Leader"
-        trace.step("8.3.7", "Brilliant Stroke", ["play", "abort"], "abort")
-        return BrilliantStrokePlan(None, None, why)
-    trace.step("8.3.7", "first Limited Command, with the Leader", [first.name], first.name)
-    after = after_first(state, first)
-    second = second_pick(after, trace)
-    trace.step("8.3.7", "second Limited Command", [second.name] if second else [],
-               second.name if second else None)  # fmt: skip
-    return BrilliantStrokePlan(first, second)
