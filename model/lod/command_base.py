@@ -403,8 +403,41 @@ def apply_command(
     refused = command_refusal(state, move, options=options)
     if refused is not None:
         raise IllegalMoveError(refused.reason, rule=refused.rule)
+    return _carry_out(state, move, options)
+
+
+def continue_command(
+    state: CoinState, move: Command, *, options: CommandOptions | None = None
+) -> CommandResult:
+    """Carry out the rest of a Command checked whole when it began, after a Special
+    Activity came during it (4.1): its spaces and routes stand as chosen then; here
+    only its cost and the pieces that move are checked against ``state``.
+
+    Raises
+    ------
+    IllegalMoveError
+        The Resources no longer pay for it, or a moving piece is no longer there.
+    """
     rules = rules_for(move.faction, move.name, options)
-    assert rules is not None  # command_refusal refuses Commands not in the table
+    if rules is None:
+        raise IllegalMoveError(f"the {move.name} Command is not modelled yet", rule="3.1")
+    cost = 0 if move.free else rules.cost(state, move)
+    if cost > state.track(RESOURCES[move.faction]):
+        raise IllegalMoveError(f"it costs {cost} Resources; the {move.faction} have "
+                               f"{state.track(RESOURCES[move.faction])}", rule="3.1")  # fmt: skip
+    taken: dict[tuple[str, str], int] = {}
+    for origin, _destination, kind, n in move.moves:
+        taken[(origin, kind)] = taken.get((origin, kind), 0) + n
+    for (origin, kind), n in taken.items():
+        piece, _, status = kind.partition(":")
+        if state.pieces(origin, piece, status or None) < n:
+            raise IllegalMoveError(f"{origin} no longer has {n} {kind} to move", rule="4.1")
+    return _carry_out(state, move, options)
+
+
+def _carry_out(state: CoinState, move: Command, options: CommandOptions | None) -> CommandResult:
+    rules = rules_for(move.faction, move.name, options)
+    assert rules is not None  # the callers refuse Commands not in the table
     new = state.copy()
     log: list[str] = []
     cost = 0 if move.free else rules.cost(state, move)

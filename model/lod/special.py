@@ -29,7 +29,12 @@ from legalis.model.coin.state import CoinState, markers_out_of
 from legalis.model.core.views import ListView, MoveView, Refusal
 from legalis.model.errors import IllegalMoveError, InputError
 from legalis.model.lod.battle import DieSource
-from legalis.model.lod.command_base import RESOURCES, CommandOptions, CommandResult
+from legalis.model.lod.command_base import (
+    RESOURCES,
+    CommandOptions,
+    CommandResult,
+    continue_command,
+)
 from legalis.model.lod.commands import Command, apply_command, command_refusal
 from legalis.model.lod.losses import add_losses
 
@@ -509,8 +514,8 @@ def during_refusal(
     told before it starts: the Command carried out space by space, the split a
     proper one, the Command legal but for its cost (the Special Activity may pay for
     the rest), its first part legal with its cost, and the Special Activity
-    accompanying it. The Special Activity and the rest are checked again when
-    reached (:func:`special_during`)."""
+    accompanying it. When reached, the Special Activity is checked in full and the
+    rest for its cost and moving pieces (:func:`special_during`)."""
     if (command.faction, command.name) not in IN_PARTS:
         return Refusal(f"a {command.name} is carried out whole, not around a Special "
                        "Activity", "4.1")  # fmt: skip
@@ -561,7 +566,7 @@ def special_during(
     first, rest = command_parts(command, before)
     done = apply_command(state, first, options=options)
     mid = apply_special(done.state, special, rng)
-    return done, mid, apply_command(mid.state, rest, options=options)
+    return done, mid, continue_command(mid.state, rest, options=options)
 
 
 def _only(move: SpecialActivity, *fields: str) -> Refusal | None:

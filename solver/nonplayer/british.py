@@ -846,7 +846,7 @@ def _place_tories(muster: _Muster) -> None:
 
     def thin_colony(s: CoinState, x: str) -> bool:
         return (
-            s.rules.map.is_colony(x)
+            _is_colony(s, x)
             and cubes(s, x, "royalist") < FORT_CUBES
             and not s.pieces(x, "british_fort")
         )
@@ -958,7 +958,7 @@ def _fort(muster: _Muster) -> bool:
 
     def fort_here(space: str) -> tuple[Entry, ...] | None:
         if not (
-            work.rules.map.is_colony(space)
+            _is_colony(work, space)
             and not work.pieces(space, "british_fort")
             and cubes(work, space, "royalist") >= FORT_CUBES
         ):

@@ -47,12 +47,7 @@ from legalis.model.lod.battle import (
 )
 from legalis.model.lod.command_base import CommandOptions
 from legalis.model.lod.commands import Command, apply_command, command_refusal, fight_battles
-from legalis.model.lod.special import (
-    SpecialActivity,
-    apply_special,
-    command_parts,
-    during_refusal,
-)
+from legalis.model.lod.special import SpecialActivity, apply_special, special_during
 from legalis.solver.nonplayer.leaders import follow_largest_groups
 from legalis.solver.nonplayer.sequence import CommandScope, involves_space
 from legalis.solver.nonplayer.trace import Trace
@@ -75,17 +70,30 @@ FULL_COMMAND = CommandScope(limited=False, special_activity=True, free=False)  #
 class TurnStep:
     """One move carried out: a Command (for a Battle, the sides' decisions in each
     space), a Special Activity, or the French Blockade move a Battle won offers
-    (3.6.8); the dice faces it used, in order; its log."""
+    (3.6.8); the dice faces it used, in order; its log. ``during``: a Special
+    Activity carried out between the Command's ``before`` spaces and its others
+    (4.1)."""
 
     move: Command | SpecialActivity | BlockadeShift
     decisions: tuple[BattleChoice, ...] = ()
     dice: tuple[int, ...] = ()
     log: tuple[str, ...] = ()
+    during: SpecialActivity | None = None
+    before: tuple[str, ...] = ()
+
+    @property
+    def specials(self) -> tuple[SpecialActivity, ...]:
+        """The Special Activities this step carried out."""
+        if isinstance(self.move, SpecialActivity):
+            return (self.move,)
+        return () if self.during is None else (self.during,)
 
     def to_json(self) -> dict[str, Any]:
         body = self.move.to_json()
         if self.decisions:
             body["decisions"] = [choice.to_json() for choice in self.decisions]
+        if self.during is not None:
+            body["during"] = {"before": list(self.before), **self.during.to_json()}
         if self.dice:
             body["dice"] = list(self.dice)
         return body
@@ -159,8 +167,7 @@ class TurnContext:
     @property
     def special_used(self) -> bool:
         return any(
-            isinstance(step.move, SpecialActivity) and step.move.faction == self.faction
-            for step in self.steps
+            special.faction == self.faction for step in self.steps for special in step.specials
         )
 
     @property
@@ -248,17 +255,16 @@ class TurnContext:
         self, move: Command, before: Sequence[str], special: SpecialActivity
     ) -> Command:
         """Carry out ``move``'s ``before`` spaces, then ``special``, then its other
-        spaces (4.1 "during"; refused: IllegalMoveError). Each part is its own step,
-        checked again on the state it meets."""
-        move = self.stamp(move)
-        refused = during_refusal(self.state, move, before, special, self.command_options)
-        if refused is not None:
-            raise IllegalMoveError(refused.reason, rule=refused.rule)
-        move = follow_largest_groups(self.state, move, self.rng, self.trace, self.players)
-        first, rest = command_parts(move, before)
-        self.command(first)
-        self.special(special)
-        self.command(rest)
+        spaces (4.1 "during"; refused: IllegalMoveError), as one step."""
+        move = follow_largest_groups(self.state, self.stamp(move), self.rng, self.trace,
+                                     self.players)  # fmt: skip
+        mark = len(self.rng.log)
+        first, mid, rest = special_during(self.state, move, tuple(before), special, self.rng,
+                                          self.command_options)  # fmt: skip
+        log = (*first.log, *mid.log, *rest.log)
+        self.steps.append(TurnStep(move, dice=self._dice_since(mark), log=log, during=special,
+                                   before=tuple(before)))  # fmt: skip
+        self.state = rest.state
         return move
 
     def shift_blockades(self, offer: FollowUp, move: BlockadeShift) -> BlockadeShift:
@@ -316,6 +322,11 @@ def replay_turn(
         dice = FixedDice(step.dice)
         if isinstance(step.move, SpecialActivity):
             state = apply_special(state, step.move, dice).state
+        elif step.during is not None:
+            assert isinstance(step.move, Command)
+            parts = special_during(state, step.move, step.before, step.during, dice,
+                                   command_options)  # fmt: skip
+            state = parts[2].state
         elif isinstance(step.move, BlockadeShift):
             offer = offers.get(step.move.source)
             if offer is None:

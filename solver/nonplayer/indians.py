@@ -37,12 +37,14 @@ from typing import Literal
 from legalis.model.coin.limits import stacking_room
 from legalis.model.coin.state import CoinState
 from legalis.model.core.randomness import LoggedRandom
+from legalis.model.errors import IllegalMoveError
 from legalis.model.lod.command_base import RESOURCES, Command, command_refusal
 from legalis.model.lod.commands import apply_command, raid_origins
 from legalis.model.lod.special import (
     SpecialActivity,
     apply_special,
     command_parts,
+    special_during,
     special_refusal,
     special_view,
 )
@@ -165,17 +167,8 @@ def _british_played(context: TurnContext, british_is_player: bool) -> bool:
     return british_is_player or "british" in context.players
 
 
-def _indian_special_used(context: TurnContext) -> bool:
-    """Whether the Indians used their Special Activity this turn: a Scout's
-    Skirmish is the British Regulars' and does not count (3.4.3, 4.1)."""
-    return any(
-        isinstance(step.move, SpecialActivity) and step.move.faction == "indians"
-        for step in context.steps
-    )
-
-
 def _special_allowed(context: TurnContext) -> bool:
-    return context.scope.special_activity and not _indian_special_used(context)
+    return context.scope.special_activity and not context.special_used
 
 
 def _afford(context: TurnContext, cost: int) -> bool:
@@ -652,15 +645,15 @@ def _mid_move(plan: _RaidPlan, state: CoinState, command: Command) -> SpecialAct
     return move if special_refusal(state, move) is None else None
 
 
-def _after_trade(plan: _RaidPlan, command: Command) -> SpecialActivity | None:
-    """A Trade planned mid-Raid but executed after it: the space chosen again on the
-    state after the Raid, the British answer kept."""
+def _after_trade(plan: _RaidPlan, command: Command, state: CoinState) -> SpecialActivity | None:
+    """A Trade planned mid-Raid but executed later: the space chosen again on
+    ``state``, the British answer kept."""
     context = plan.context
     mid = plan.mid
     assert mid is not None
     british = _british_played(context, plan.british_is_player)
     return trade(
-        context.state,
+        state,
         command,
         context.rng,
         context.trace,
@@ -670,12 +663,14 @@ def _after_trade(plan: _RaidPlan, command: Command) -> SpecialActivity | None:
     )
 
 
-def _raid_around(context: TurnContext, plan: _RaidPlan, move: Command) -> bool:
+def _raid_around(context: TurnContext, plan: _RaidPlan, move: Command) -> Command | None:
     """8.7.1: the Plunder (or Trade) made when Resources fell to zero, "before
     completing the Raid": before the whole Raid if it can be made there; else, once
     the targets paid so far are carried out (a Plunder needing their War Party),
-    between them and the others, which its gain pays for (4.1 "during"). False when
-    neither is possible (no target is left after the paid ones)."""
+    between them and the others, which its gain pays for (4.1 "during"); if it
+    cannot come there either, the Raid stops at the targets paid for. Returns the
+    Raid carried out, or None when no target is left after the paid ones (the Raid
+    and then its Special Activity are the caller's)."""
     mid = plan.mid
     assert mid is not None
     special = _mid_move(plan, context.state, move)
@@ -684,16 +679,33 @@ def _raid_around(context: TurnContext, plan: _RaidPlan, move: Command) -> bool:
         if command_refusal(trial, move, options=context.command_options) is None:
             context.special(special)
             context.command(move)
-            return True
+            return move
     before = plan.targets[: mid.paid]
     if len(before) == len(plan.targets):
-        return False
+        return None
     first, _ = command_parts(move, before)
     trial = apply_command(context.state, first, options=context.command_options).state
-    special = _mid_move(plan, trial, move)
-    if special is None:
-        raise AssertionError(f"8.7.1: the planned {mid.name} is refused after the first targets")
-    context.command_during(move, before, special)
+    special = (
+        _mid_move(plan, trial, move) if mid.name == "plunder" else _after_trade(plan, move, trial)
+    )
+    if special is not None and _fits_during(context, move, before, special):
+        context.command_during(move, before, special)
+        return move
+    context.trace.step("8.7.1", f"no {mid.name} can follow the first targets: the Raid stops "
+                       "at the targets paid for", plan.targets, list(before))  # fmt: skip
+    context.command(first)
+    return first
+
+
+def _fits_during(
+    context: TurnContext, move: Command, before: Sequence[str], special: SpecialActivity
+) -> bool:
+    """Whether ``special`` can come between ``move``'s ``before`` spaces and its
+    others, and its gain pays for them."""
+    try:
+        special_during(context.state, move, before, special, None, context.command_options)
+    except IllegalMoveError:
+        return False
     return True
 
 
@@ -728,19 +740,22 @@ def raid_box(
         return "gather"
     move = context.stamp(plan.command(plan.targets))
     if plan.mid is not None:
-        if _raid_around(context, plan, move):
+        done = _raid_around(context, plan, move)
+        if done is None:
+            # Resources ran out at the last target, and the Special Activity needs
+            # the Raid's movement: the Raid, then it
+            context.command(move)
+            done = move
+            after = (
+                _mid_move(plan, context.state, move)
+                if plan.mid.name == "plunder"
+                else _after_trade(plan, move, context.state)
+            )
+            if after is not None:
+                context.special(after)
+        if context.special_used:
             return None
-        # Resources ran out at the last target, and the Special Activity needs the
-        # Raid's movement: the Raid, then it
-        context.command(move)
-        after = (
-            _mid_move(plan, context.state, move)
-            if plan.mid.name == "plunder"
-            else _after_trade(plan, move)
-        )
-        if after is not None:
-            context.special(after)
-            return None
+        move = done
     else:
         context.command(move)
     _war_path_or_trade(context, move, "8.7.1", british_is_player, options)

@@ -10,12 +10,14 @@ from legalis.model.coin.state import CoinState
 from legalis.model.core.randomness import LoggedRandom
 from legalis.model.errors import IllegalMoveError, InputError
 from legalis.model.lod.battle import WEST_INDIES
+from legalis.model.lod.command_base import continue_command
 from legalis.model.lod.commands import Command, command_refusal
 from legalis.model.lod.special import (
     SPECIAL_ACTIVITIES,
     SpecialActivity,
     apply_special,
     available_special_activities,
+    command_parts,
     during_refusal,
     special_during,
     special_refusal,
@@ -384,6 +386,45 @@ def test_plunder_during_a_raid_pays_for_its_other_spaces() -> None:
     with pytest.raises(IllegalMoveError) as refusal:
         special_during(poor, raid, ["Georgia"], plunder)
     assert refusal.value.rule == "3.1"
+
+
+def test_the_rest_of_a_raid_keeps_the_routes_chosen_when_it_began() -> None:
+    # 4.1 with 3.4.4: the Raid's spaces and routes are chosen when it begins.
+    # Dragging Canoe in Southwest lets a War Party go from there to Pennsylvania,
+    # two Provinces away; Georgia is Raided first and he follows its War Party there
+    # (1.10). Plunder in Georgia pays for Pennsylvania, whose War Party still comes
+    # from Southwest, although Canoe has left it
+    state = CoinState.new("lod")
+    state.set_track("indians_resources", 1)
+    state.set_track("patriots_resources", 3)
+    state.set_leader("Dragging Canoe", "Southwest")
+    for space in ("Georgia", "Pennsylvania"):
+        state.set_support(space, "passive_opposition")
+    put(state, "Southwest", "war_party", 3, "underground")
+    raid = Command("indians", "raid", ("Georgia", "Pennsylvania"),
+                   moves=(("Southwest", "Georgia", "war_party:underground", 1),
+                          ("Southwest", "Pennsylvania", "war_party:underground", 1)),
+                   leaders=(("Dragging Canoe", "Georgia"),))  # fmt: skip
+    plunder = SA("indians", "plunder", raid, ("Georgia",),
+                 removed=(("Georgia", "war_party:active", 1),))  # fmt: skip
+    first, mid, rest = special_during(state, raid, ["Georgia"], plunder)
+    assert first.state.leader("Dragging Canoe") == "Georgia"
+    _, later = command_parts(raid, ["Georgia"])
+    refused = command_refusal(mid.state, later)
+    assert refused is not None and refused.rule == "3.4.4"  # not a route any more
+    assert rest.state.pieces("Pennsylvania", "war_party", "active") == 1
+    assert rest.state.track("indians_resources") == 0
+    # the rest still needs its Resources and its moving pieces
+    for change in ("resources", "pieces"):
+        poor = mid.state.copy()
+        if change == "resources":
+            poor.set_track("indians_resources", 0)
+        else:
+            hidden = poor.pieces("Southwest", "war_party", "underground")
+            poor.move_pieces("Southwest", "Available", "war_party", hidden, "underground")
+        with pytest.raises(IllegalMoveError) as refusal:
+            continue_command(poor, later)
+        assert refusal.value.rule == ("3.1" if change == "resources" else "4.1")
 
 
 def test_plunder_with_raid() -> None:

@@ -250,16 +250,14 @@ def test_raid_plunder_after_the_movement_pays_for_the_next_target() -> None:
     put(state, "Northwest", "war_party", 2, "underground")
     done = context(state)
     assert raid_box(done) is None
-    first, plunder, rest = moves(done)
-    assert isinstance(first, Command) and isinstance(rest, Command)
+    (step,) = done.steps
+    raid, plunder = step.move, step.during
+    assert isinstance(raid, Command) and raid.spaces == ("Maryland-Delaware", "Pennsylvania")
     assert isinstance(plunder, SpecialActivity) and plunder.name == "plunder"
-    assert {*first.spaces, *rest.spaces} == {"Pennsylvania", "Maryland-Delaware"}
-    (space,) = first.spaces
-    assert first.moves == (("Northwest", space, UG, 1),)
+    (space,) = step.before
+    assert raid.moves == tuple(sorted(("Northwest", s, UG, 1) for s in raid.spaces))
     assert plunder.removed == ((space, ACTIVE, 1),)
-    assert plunder.command is not None and plunder.command.spaces == tuple(
-        sorted((*first.spaces, *rest.spaces))
-    )
+    assert plunder.command == raid and step.to_json()["during"]["before"] == [space]
     assert done.state.track("indians_resources") == 1  # 1 - 1 + 2 - 1
     assert done.state.track("patriots_resources") == 3
     assert done.state.pieces("Northwest", "war_party") == 0

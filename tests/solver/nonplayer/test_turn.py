@@ -184,3 +184,21 @@ def test_playouts_play_winter_quarters_rounds_until_the_game_ends() -> None:
 
 def _playout_turns_of(scenario: Scenario, seed: int) -> list[PlayoutTurn]:
     return list(nonplayer_playout(scenario, bundled_deck("lod").cards, LoggedRandom(seed), 10**6))
+
+
+@pytest.mark.parametrize(
+    ("scenario", "seed"),
+    [("1775", 44), ("1776", 142), ("1776", 432), ("1778", 72), ("1778", 106), ("1778", 159)],
+)
+def test_whole_games_reach_their_end(scenario: str, seed: int) -> None:
+    # Whole playouts through their Winter Quarters Rounds, on seeds that reach rare
+    # branches: a Raid whose rest meets a state its Plunder changed (4.1), a Leader
+    # following part of a Raid (1.10), a Trade that cannot follow the first targets
+    # (8.7.1: the Raid stops there), a British Muster Fort looked for among Muster
+    # spaces that include the West Indies (8.4.2); every turn replays
+    scenario_data = scenario_info("lod", scenario)
+    taken = _playout_turns_of(scenario_data, seed)
+    assert len(taken) > 20
+    for turn in taken:
+        if turn.turn.turn is not None:
+            assert replay_turn(turn.state, turn.turn.turn) == turn.turn.state
