@@ -11,6 +11,11 @@ Every move a flowchart makes goes through the legal-move checks of the model
 carries the same moves out again from the first state and must reach the same last
 one.
 
+A Limited Command (``context.scope.limited``) acts in one space or towards one
+destination; a Special Activity goes with it only when ``context.special_allowed``
+(the scope allows one and the Faction used none yet); the first Command of a
+Brilliant Stroke is bound to the Leader's space (``context.bound``, 8.3.7).
+
 A box is a function of the context returning ``None`` once it executed, or the
 name of the box the flowchart goes to instead (``"pass"``: the Faction Passes,
 2.3.3). Reaching a box a second time in one turn is a Pass too: two boxes that

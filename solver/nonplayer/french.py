@@ -11,11 +11,9 @@ or names the box its "IF NONE" (or "unable to execute") sends the turn to
 (:data:`FRENCH_BOXES`, run by
 :func:`~legalis.solver.nonplayer.flowchart.run_boxes`).
 
-Every move is built from the bullets and carried out through the
-:class:`~legalis.solver.nonplayer.flowchart.TurnContext`, which checks it with the
-model. A Limited Command (``context.scope.limited``) acts in one space or towards
-one destination, and a Special Activity goes with it only when
-``context.special_allowed``.
+Moves are built from the bullets and carried out through the
+:class:`~legalis.solver.nonplayer.flowchart.TurnContext` (how it checks them, and
+the Limited and Brilliant Stroke scopes, are described there).
 
 >>> from legalis.model.coin.scenarios import load_scenario
 >>> from legalis.model.core.randomness import LoggedRandom

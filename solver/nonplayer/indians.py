@@ -11,12 +11,10 @@ box its "IF NONE" (or "unable to execute") sends the turn to
 Raid to Gather, Gather to March, March to Gather, Scout to March; a box reached a
 second time is a Pass.
 
-Every move is built from the bullets and carried out through the
-:class:`~legalis.solver.nonplayer.flowchart.TurnContext`, which checks it with the
-model. A Limited Command (``context.scope.limited``) acts in one space or towards
-one destination, and a Special Activity of the Indians goes with it only when the
-scope allows one and none was used yet. The Skirmish of a Scout is the British
-Regulars' (3.4.3), not the Indians' Special Activity.
+Moves are built from the bullets and carried out through the
+:class:`~legalis.solver.nonplayer.flowchart.TurnContext` (how it checks them, and
+the Limited and Brilliant Stroke scopes, are described there). The Skirmish of a
+Scout is the British Regulars' (3.4.3), not the Indians' Special Activity.
 
 >>> from legalis.model.coin.scenarios import load_scenario
 >>> from legalis.model.core.randomness import LoggedRandom
