@@ -5,10 +5,13 @@ Each template is an event side in the effect language, executed on the 1775 set-
 path lists every legal execution through ``legal_event_moves`` (interpreter plus
 the selection enumerator); Z3 with blocking clauses and python-constraint2 list
 the same selections from the decision's IR rule, and a plain brute-force filter
-tries every combination. All four must find the same set. A last line counts a
-very large set of executions without listing it.
+tries every combination. All four must find the same set. A further line counts a
+very large set of executions without listing it, and the last ones time the first
+page of 20 moves and the count for an ordinary card and for the stress cards of
+``heavy_move_deck.toml`` (moves of up to 10 pieces of four types from anywhere),
+a count giving up at ``--time-limit`` when it cannot be found in time.
 
-    python benchmarks/event_moves.py [--repeat 3]
+    python benchmarks/event_moves.py [--repeat 3] [--time-limit 10]
 """
 
 from __future__ import annotations
@@ -17,12 +20,14 @@ import argparse
 import itertools
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-from legalis.model.coin.deck import Card, deck_from_toml
+from legalis.model.coin.deck import Card, deck_from_toml, read_deck
 from legalis.model.coin.interpret import Context, PieceChoice, start
 from legalis.model.coin.scenarios import load_scenario
 from legalis.model.coin.state import CoinState
+from legalis.model.errors import SolverLimitError
 from legalis.solver import enumerate as csp
 from legalis.solver.distribute import Distribution, Selection
 from legalis.solver.events import distribution, legal_event_moves
@@ -156,9 +161,34 @@ def count_large() -> None:
     print(f"count without listing: {total:,} executions in {seconds * 1e3:.1f} ms (target < 1 s)")
 
 
+HEAVY_DECK = Path(__file__).with_name("heavy_move_deck.toml")
+PAGE = 20
+
+
+def first_page_and_count(title: str, card: Card, side: str, time_limit: float) -> None:
+    """Time the first page of moves and the count of one card side on the 1776 set-up,
+    each from a fresh view (nothing shared between the two)."""
+    state = load_scenario("lod", "1776")
+    started = time.perf_counter()
+    page = list(itertools.islice(legal_event_moves(state, card, side, "british"), PAGE))
+    paged = time.perf_counter() - started
+    started = time.perf_counter()
+    view = legal_event_moves(state, card, side, "british", deadline=time.monotonic() + time_limit)
+    try:
+        counted = f"{view.count():,} moves"
+    except SolverLimitError:
+        counted = "gave up at the time limit"
+    seconds = time.perf_counter() - started
+    print(
+        f"  {title:<48}first {len(page)} in {paged * 1e3:8.1f} ms; "
+        f"count in {seconds * 1e3:8.1f} ms: {counted}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--time-limit", type=float, default=10.0)
     args = parser.parse_args()
     print(f"targets: {TARGETS}")
     setup, with_forts = load_scenario("lod", "1775"), board()
@@ -166,6 +196,17 @@ def main() -> None:
         state = with_forts if effect["op"] == "remove" else setup
         measure(title, faction, effect, state, args.repeat)
     count_large()
+    print()
+    print(f"first page and count on the 1776 set-up (count limited to {args.time_limit} s):")
+    title, _, effect = TEMPLATES[0]
+    first_page_and_count(title, event(effect), "unshaded", args.time_limit)
+    heavy = read_deck(str(HEAVY_DECK))
+    for title, number, side in (
+        ("move up to 10 cubes, anywhere to anywhere", 90, "unshaded"),
+        ("move up to 10 cubes, anywhere to one space", 90, "shaded"),
+        ("move up to 10 with Forts, to up to 3 spaces", 91, "unshaded"),
+    ):
+        first_page_and_count(title, heavy.card(number), side, args.time_limit)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,10 @@ when the number of spaces is exact, no further space could be chosen either. An
 :class:`Distribution` counts the legal selections by dynamic programming, lists
 them lazily, finds the ``n``-th directly, and states the same rule as an IR term
 (:meth:`Distribution.rule`) for Z3 and python-constraint, which the tests compare
-it with. A selection gives, for each space, the amount of each piece type.
+it with. A selection gives, for each space, the amount of each piece type. For a
+move, whose arrivals depend on what departs, it also tallies the selections by
+sums over their rows (:meth:`Distribution.tally`) and counts the arrivals of
+every number of pieces from one table (:meth:`Distribution.counts_by_pool`).
 
 >>> # 2 per space in exactly 2 of 3 spaces with room 2, 1 and 0; 5 pieces to draw on
 >>> problem = Distribution.single(room=(2, 1, 0), per_space=2, spaces=2, pool=5)
@@ -27,10 +30,12 @@ it with. A selection gives, for each space, the amount of each piece type.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from itertools import product
+from math import prod
+from operator import add
 from typing import Any
 
 from legalis.model.core.ir import (
@@ -46,6 +51,7 @@ from legalis.model.core.ir import (
     Or,
     Term,
 )
+from legalis.solver.deadline import check_deadline
 
 Selection = tuple[tuple[int, ...], ...]
 # spaces chosen, pieces moved, pieces used per type, types some chosen space could
@@ -259,12 +265,9 @@ class Distribution:
             bound = min(
                 self.per_space if self.per_space is not None else sum(room),
                 self.space_room[space] if self.space_room is not None else sum(room),
+                self.total if self.total is not None else sum(room),
             )
-            rows = [
-                row for row in product(*(range(most + 1) for most in room)) if sum(row) <= bound
-            ]
-            rows.sort(key=lambda row: (sum(row), row))
-            out.append(rows)
+            out.append(list(_amount_rows(room, bound)))
         return out
 
     def _transitions(self, index: int, key: Key) -> list[tuple[tuple[int, ...], Key]]:
@@ -276,6 +279,9 @@ class Distribution:
         """
         chosen, moved, used, open_kinds, skipped_kinds = key
         exact = not self.up_to
+        # when every space may be chosen, the number chosen decides nothing (a space
+        # left out already means fewer than all): not counting it keeps fewer keys
+        counted = int(self.max_spaces < len(self.room))
         out = []
         for row in self._rows[index]:
             amount = sum(row)
@@ -304,7 +310,7 @@ class Distribution:
             if exact:
                 takers = [k for k in range(len(row)) if self._could_take(index, row, k, None)]
                 opened = open_kinds | frozenset(takers)
-            out.append((row, (chosen + 1, moved + amount, after_used, opened, skipped_kinds)))
+            out.append((row, (chosen + counted, moved + amount, after_used, opened, skipped_kinds)))
         return out
 
     def _finished(self, key: Key) -> bool:
@@ -350,8 +356,160 @@ class Distribution:
         return (0, 0, (0,) * self.kinds, frozenset(), frozenset())
 
     def count(self) -> int:
-        """How many legal selections there are, without listing them."""
+        """How many legal selections there are, without listing them.
+
+        When the piece types do not constrain one another (no shared room, no bound
+        on the spaces or the total that a type's own pool leaves open), the count is
+        the product of each type's own count, which is far cheaper to find.
+        """
+        parts = self._per_kind
+        if parts is not None:
+            return prod(map(_count_cached, parts))
         return self._ways[0][self._start]
+
+    @cached_property
+    def _per_kind(self) -> tuple[Distribution, ...] | None:
+        """One single-type distribution per type, when the legal selections are
+        exactly the combinations of each type's legal selections; else ``None``.
+
+        A selection is then legal when each type, on its own, is carried out in full
+        or as far as the room allows (5.1.3): every space counts as one that could
+        take more, chosen or not, because every space may be chosen.
+        """
+        pool = self.pool
+        if (
+            self.kinds < 2
+            or pool is None
+            or any(most is None for most in pool)
+            or self.per_space is not None
+            or self.space_room is not None
+            or self.max_spaces < len(self.room)
+            or not (self.up_to or self.spaces_exact)
+            or self.total is None
+            or self.total < sum(most or 0 for most in pool)
+        ):
+            return None
+        return tuple(
+            Distribution(
+                room=tuple((row[kind],) for row in self.room),
+                pool=(most,),
+                total=most,
+                up_to=self.up_to,
+                optional=None if self.optional is None else self.optional[kind : kind + 1],
+            )
+            for kind, most in enumerate(pool)
+        )
+
+    @property
+    def kinds_independent(self) -> bool:
+        """Whether the count is the product of each piece type's own count."""
+        return self._per_kind is not None
+
+    def counts_by_pool(self, deadline: float | None = None) -> Callable[[Sequence[int]], int]:
+        """The count for every pool at once, where the pool is the whole count: "every
+        one of these pieces arrives" (a move's arrival, 5.1.3).
+
+        ``self`` has no pool and a ``total`` no smaller than any pool's sum. The
+        function returned gives, for a pool ``m``, the count of this distribution
+        with ``pool=m`` and ``total=sum(m)`` (room beyond ``m`` changes nothing):
+        one counting table serves every pool. A selection placing ``u`` pieces of
+        each type is legal for ``m`` when ``u <= m`` and each type is placed in full
+        or no space left open could take one more of it.
+
+        >>> # "... to one space": two spaces, room (2, 1) and (1, 0)
+        >>> arrive = Distribution(room=((2, 1), (1, 0)), total=3, spaces=1)
+        >>> pools = [(1, 0), (2, 1), (0, 1)]
+        >>> [arrive.counts_by_pool()(m) for m in pools]
+        [2, 2, 1]
+        >>> [Distribution(room=((2, 1), (1, 0)), total=sum(m), pool=m, spaces=1).count()
+        ...  for m in pools]
+        [2, 2, 1]
+        """
+        if self.pool is not None or self.per_space is not None or self.up_to:
+            raise ValueError("counts by pool need a total to place in full and no pool")
+        frontier: dict[Key, dict[tuple[int, ...], int]] = {self._start: {(0,) * self.kinds: 1}}
+        for index in range(len(self.room)):
+            check_deadline(deadline, "counting the arrivals")
+            after_level: dict[Key, dict[tuple[int, ...], int]] = {}
+            for key, sums in frontier.items():
+                for row, after in self._transitions(index, key):
+                    target = after_level.setdefault(after, {})
+                    for placed, ways in sums.items():
+                        summed = tuple(map(add, placed, row)) if any(row) else placed
+                        target[summed] = target.get(summed, 0) + ways
+            frontier = after_level
+        # by the types no open space could take more of, then by the amounts of the
+        # other types (which must be placed in full), the amounts of the blocked types
+        table: dict[frozenset[int], dict[tuple[int, ...], dict[tuple[int, ...], int]]] = {}
+        for (chosen, _, _, open_kinds, skipped_kinds), sums in frontier.items():
+            may_skip = chosen < self.max_spaces
+            blocked = frozenset(
+                kind
+                for kind in range(self.kinds)
+                if kind not in open_kinds and not (may_skip and kind in skipped_kinds)
+            )
+            for placed, ways in sums.items():
+                full = tuple(n for kind, n in enumerate(placed) if kind not in blocked)
+                short = tuple(placed[kind] for kind in sorted(blocked))
+                by_short = table.setdefault(blocked, {}).setdefault(full, {})
+                by_short[short] = by_short.get(short, 0) + ways
+
+        def count(pool: Sequence[int]) -> int:
+            if not self.room:
+                return 1  # no space: the one empty selection, of however many types
+            found = 0
+            for blocked, by_full in table.items():
+                full = tuple(n for kind, n in enumerate(pool) if kind not in blocked)
+                most = [pool[kind] for kind in sorted(blocked)]
+                for short, ways in by_full.get(full, {}).items():
+                    if all(n <= m for n, m in zip(short, most, strict=True)):
+                        found += ways
+            return found
+
+        return count
+
+    def tally(
+        self,
+        features: Sequence[Mapping[tuple[int, ...], tuple[int, ...]]],
+        width: int,
+        deadline: float | None = None,
+    ) -> dict[tuple[int, ...], int]:
+        """How many legal selections there are for each sum of their rows' features.
+
+        ``features[space][row]`` is a vector of ``width`` numbers for each row a space
+        may take; a selection's features are the sums of its rows'. The result maps each sum
+        to the number of legal selections with it, found by dynamic programming
+        (never one selection at a time). ``deadline`` (a ``time.monotonic()`` value)
+        bounds the work: past it, :class:`SolverLimitError` is raised.
+
+        >>> problem = Distribution.single(room=(2, 1), total=2)
+        >>> sorted(problem)
+        [((1,), (1,)), ((2,), (0,))]
+        >>> # the feature of a row: the number of spaces it takes pieces from
+        >>> problem.tally([{(0,): (0,), (1,): (1,), (2,): (1,)}, {(0,): (0,), (1,): (1,)}], 1)
+        {(2,): 1, (1,): 1}
+        """
+        viable = self._viable
+        if self.count() == 0:
+            return {}
+        frontier: dict[Key, dict[tuple[int, ...], int]] = {self._start: {(0,) * width: 1}}
+        for index in range(len(self.room)):
+            check_deadline(deadline, "counting the selections")
+            after_level: dict[Key, dict[tuple[int, ...], int]] = {}
+            for key, sums in frontier.items():
+                for row, after in viable[index][key]:
+                    feature = features[index][row]
+                    target = after_level.setdefault(after, {})
+                    for vector, ways in sums.items():
+                        summed = tuple(map(add, vector, feature)) if any(feature) else vector
+                        target[summed] = target.get(summed, 0) + ways
+            frontier = after_level
+        totals: dict[tuple[int, ...], int] = {}
+        for key, sums in frontier.items():
+            if self._finished(key):
+                for vector, ways in sums.items():
+                    totals[vector] = totals.get(vector, 0) + ways
+        return totals
 
     def __len__(self) -> int:
         return self.count()
@@ -433,3 +591,20 @@ class Distribution:
                     break
                 rank -= ways
         return tuple(picked)
+
+
+@lru_cache(maxsize=1024)
+def _amount_rows(room: tuple[int, ...], bound: int) -> tuple[tuple[int, ...], ...]:
+    """Every row of amounts within ``room`` that sums to at most ``bound``, by sum and
+    then in order: the same few rooms recur in every space of a map."""
+    ranges = (range(min(most, bound) + 1) for most in room)
+    rows = [row for row in product(*ranges) if sum(row) <= bound]
+    rows.sort(key=lambda row: (sum(row), row))
+    return tuple(rows)
+
+
+@lru_cache(maxsize=4096)
+def _count_cached(problem: Distribution) -> int:
+    """The count of a single-type distribution: the same few recur in every product
+    of a move's arrivals, one for each number of pieces and of spaces left."""
+    return problem.count()

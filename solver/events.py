@@ -5,10 +5,13 @@ Faction, and for each decision the event's text asks for, in order, what was
 chosen: the pieces taken to or from each space, or the option picked. Every move
 of the view is maximal under 5.1.3: what can be carried out is carried out.
 
-The view iterates lazily (depth first over the decisions), counts without listing
-when the last decision is the only one left (the selection enumerator counts it
-by dynamic programming), answers ``in``, and :meth:`EventMovesView.explain` says why
-a move is legal or not, citing the rule.
+The view iterates lazily (depth first over the decisions), so a first page costs
+what its moves cost, however many follow. It counts without listing when the last
+decision is the only one left (the selection enumerator counts it by dynamic
+programming), and a move whose arrival is the last decision by tallying its
+departures. It answers ``in``, and :meth:`EventMovesView.explain` says why a move
+is legal or not, citing the rule. A ``deadline`` bounds every search of the view:
+past it, :class:`~legalis.model.errors.SolverLimitError` is raised.
 
 >>> from legalis.model.coin.deck import deck_from_toml
 >>> from legalis.model.coin.state import CoinState
@@ -28,17 +31,23 @@ a move is legal or not, citing the rule.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from typing import Annotated, Any, Literal, NamedTuple
 
 from legalis.model.coin import effects as fx
 from legalis.model.coin.deck import Card
 from legalis.model.coin.interpret import (
+    ArrivalSpace,
     Context,
     OptionChoice,
     PieceChoice,
     Run,
+    arrival_choice,
+    arrival_spaces,
+    arrivals_independent_of_departure,
     condition_holds,
+    piece_and_status,
     resume,
     start,
 )
@@ -46,7 +55,8 @@ from legalis.model.coin.limits import hold_refusal
 from legalis.model.coin.state import CoinState
 from legalis.model.core.documents import prose_description
 from legalis.model.core.views import MoveView, Refusal, Verdict
-from legalis.model.errors import IllegalMoveError, InputError
+from legalis.model.errors import IllegalMoveError, InputError, SolverLimitError
+from legalis.solver.deadline import check_deadline
 from legalis.solver.distribute import Distribution
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
@@ -174,25 +184,53 @@ def distribution(choice: PieceChoice) -> Distribution:
     )
 
 
+def _quiet_after(run: Run) -> bool:
+    """Whether the steps after the awaited one can ask for nothing more."""
+    quiet = (fx.Adjust, fx.SetLasting, fx.FreeAction)
+    return all(isinstance(step, quiet) for step in run.pending[1:])
+
+
 def _last_decision(run: Run) -> bool:
     """Whether the awaited decision is a piece choice after which nothing more can be
     asked: then its selections are the moves, counted and ranked without running on.
 
     A move's departure is never last: its arrival is decided next.
     """
-    quiet = (fx.Adjust, fx.SetLasting, fx.FreeAction)
-    current, later = run.pending[0], run.pending[1:]
     return (
         isinstance(run.decision, PieceChoice)
-        and not isinstance(current, fx.MovePieces)
-        and all(isinstance(step, quiet) for step in later)
+        and not isinstance(run.pending[0], fx.MovePieces)
+        and _quiet_after(run)
     )
+
+
+def _last_move(run: Run) -> fx.MovePieces | None:
+    """The move whose departure is awaited, when its arrival is the last decision and
+    depends on the departure only through the pieces moving and the spaces they
+    leave: then the moves can be counted without listing the departures."""
+    current = run.pending[0] if run.pending else None
+    if (
+        isinstance(run.decision, PieceChoice)
+        and isinstance(current, fx.MovePieces)
+        and _quiet_after(run)
+        and arrivals_independent_of_departure(current)
+    ):
+        return current
+    return None
 
 
 class EventMovesView(MoveView[EventMove]):
     """The legal executions of one side of one card by one Faction, in one state."""
 
-    def __init__(self, state: CoinState, card: Card, side: str, faction: str) -> None:
+    def __init__(
+        self,
+        state: CoinState,
+        card: Card,
+        side: str,
+        faction: str,
+        *,
+        deadline: float | None = None,
+    ) -> None:
+        self.deadline = deadline
         self.state = state
         self.card = card
         self.side_name = side
@@ -204,6 +242,12 @@ class EventMovesView(MoveView[EventMove]):
         self.unplayable = precondition_refusal(state, card, self.side, self.context)
 
     # ------------------------------------------------------------------ walking
+
+    def _check_time(self) -> None:
+        check_deadline(
+            self.deadline,
+            f"the moves of card {self.card.number} ({self.side_name}, {self.faction})",
+        )
 
     def _choices(self, run: Run) -> Iterator[tuple[Step, Any]]:
         """(step as recorded in a move, choice to resume with) for the awaited decision."""
@@ -217,6 +261,7 @@ class EventMovesView(MoveView[EventMove]):
                 yield decision.atoms(selection), selection
 
     def _walk(self, run: Run, steps: tuple[Step, ...]) -> Iterator[EventMove]:
+        self._check_time()
         number, side, faction = self.card.number, self.side_name, self.faction
         if run.finished:
             yield EventMove(number, side, faction, steps)
@@ -227,6 +272,7 @@ class EventMovesView(MoveView[EventMove]):
             # the last decision: its selections are the moves; nothing after it to run
             problem = distribution(decision)
             for atoms in problem.walk(_atom_labels(decision, problem)):
+                self._check_time()
                 yield EventMove(number, side, faction, (*steps, atoms))
             return
         for step, choice in self._choices(run):
@@ -238,16 +284,82 @@ class EventMovesView(MoveView[EventMove]):
         return self._walk(self._root, ())
 
     def _count(self, run: Run) -> int:
+        self._check_time()
         if run.finished:
             return 1
         decision = run.decision
         if _last_decision(run):
             assert isinstance(decision, PieceChoice)
             return distribution(decision).count()
-        return sum(self._count(resume(run, choice)) for _, choice in self._choices(run))
+        move = _last_move(run)
+        if move is not None:
+            try:
+                return self._count_move(run, move)
+            except SolverLimitError:
+                self._check_time()  # the time is up: say so in this view's words
+                raise
+        total = 0
+        for _, choice in self._choices(run):
+            total += self._count(resume(run, choice))
+        return total
+
+    def _count_move(self, run: Run, move: fx.MovePieces) -> int:
+        """The executions of a move whose arrival is the last decision, counted
+        without listing the departures.
+
+        The ways to arrive depend on a departure only through the pieces of each
+        type moving and how many of the spaces they leave are arrival spaces of each
+        kind (same room for each type); the departure distribution is tallied by
+        those numbers, and each tally multiplied by its ways to arrive.
+        """
+        departure = run.decision
+        assert isinstance(departure, PieceChoice)
+        types = len(move.pieces)
+        # arrival spaces of one kind: the same room for each type and in all
+        by_kind: dict[tuple[tuple[int, ...], int | None], list[ArrivalSpace]] = {}
+        for candidate in arrival_spaces(run.state, move, self.context):
+            by_kind.setdefault(candidate[1:], []).append(candidate)
+        kinds = list(by_kind.values())
+        kind_of = {space: index for index, spaces in enumerate(kinds) for space, _, _ in spaces}
+        moved_type = [move.pieces.index(piece_and_status(kind)[0]) for kind in departure.types]
+        problem = distribution(departure)
+        features = []
+        for space, rows in zip(departure.spaces, problem.rows, strict=True):
+            left = kind_of.get(space)
+            feature = {}
+            for row in rows:
+                sums = [0] * (types + len(kinds))
+                for kind, amount in zip(moved_type, row, strict=True):
+                    sums[kind] += amount
+                if left is not None and any(row):
+                    sums[types + left] = 1
+                feature[row] = tuple(sums)
+            features.append(feature)
+        tallies = problem.tally(features, types + len(kinds), self.deadline)
+        most = max((sum(vector[:types]) for vector in tallies), default=0)
+        by_pool: dict[tuple[int, ...], Callable[[Sequence[int]], int]] = {}
+        total = 0
+        for vector, departures in tallies.items():
+            self._check_time()
+            moving, gone = vector[:types], vector[types:]
+            staying = [space for spaces, n in zip(kinds, gone, strict=True) for space in spaces[n:]]
+            if not staying:
+                total += departures  # nowhere to arrive: nothing more is decided
+                continue
+            arrival = distribution(arrival_choice(move, departure.chooser, staying, moving))
+            if arrival.kinds_independent:
+                total += departures * arrival.count()
+                continue
+            if gone not in by_pool:  # one table for every number of pieces moving
+                widest = arrival_choice(move, departure.chooser, staying, [most] * types)
+                template = replace(distribution(widest), pool=None, total=most)
+                by_pool[gone] = template.counts_by_pool(self.deadline)
+            total += departures * by_pool[gone](moving)
+        return total
 
     def count(self) -> int:
-        """How many legal executions there are; the last decision is counted, not listed."""
+        """How many legal executions there are; the last decision, and a last move's
+        departures, are counted, not listed."""
         if 0 not in self._counts:
             self._counts[0] = 0 if self.unplayable else self._count(self._root)
         return self._counts[0]
@@ -257,6 +369,7 @@ class EventMovesView(MoveView[EventMove]):
             raise IndexError(index)
         run, steps = self._root, list[Step]()
         while not run.finished:
+            self._check_time()
             decision = run.decision
             if _last_decision(run):
                 assert isinstance(decision, PieceChoice)
@@ -442,9 +555,14 @@ def _rule_of(reason: str) -> str:
     return "5.1"
 
 
-def legal_event_moves(state: CoinState, card: Card, side: str, faction: str) -> EventMovesView:
+def legal_event_moves(
+    state: CoinState, card: Card, side: str, faction: str, *, deadline: float | None = None
+) -> EventMovesView:
     """The lazy view of every legal execution of ``card``'s ``side`` by ``faction``.
 
     A side the card does not print is refused (5.2), as is an unknown Faction.
+    ``deadline`` (a ``time.monotonic()`` value) bounds the view's searches: counting,
+    listing and finding the n-th move raise :class:`SolverLimitError` once it has
+    passed.
     """
-    return EventMovesView(state, card, side, faction)
+    return EventMovesView(state, card, side, faction, deadline=deadline)

@@ -28,7 +28,7 @@ choice and runs on to the next one; a run with no decision left is finished.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -112,6 +112,11 @@ class _Arrive:
 
     effect: fx.MovePieces
     pieces: tuple[tuple[str, str, int], ...]  # (origin, piece type, amount)
+
+    @property
+    def op(self) -> str:
+        """What the log calls this step, as it calls an effect by its ``op``."""
+        return "the arrival of a move"
 
 
 Step = Any  # an effect of the language, or an internal _Arrive
@@ -351,9 +356,14 @@ def _piece_choice(state: CoinState, effect: Step, context: Context) -> PieceChoi
         space_room = None
         statuses = _statuses_taken(state, effect, context)
         types, optional = _kinds_by_status(state, effect, context, types)
+        may_leave = _may_leave(state, effect, context)
         for space in matching(state, effect.where.filter, context):
             spaces.append(space)
-            rooms.append(tuple(_present(state, space, p, statuses) for p in types))
+            rooms.append(
+                tuple(
+                    _present(state, space, p, statuses) if may_leave(space, p) else 0 for p in types
+                )
+            )
     keep = [i for i, row in enumerate(rooms) if any(row)]
     return PieceChoice(
         what=_describe(effect),
@@ -370,6 +380,23 @@ def _piece_choice(state: CoinState, effect: Step, context: Context) -> PieceChoi
 
 
 _UNLIMITED = 10**6
+
+
+def _may_leave(state: CoinState, effect: Step, context: Context) -> Callable[[str, str], bool]:
+    """Whether pieces of a kind may be taken from a space: for a move, only if some
+    other space could receive them (5.1.3: a piece with nowhere to go is not moved,
+    5.1.1: nor is it lost). A destination that depends on the departure is judged
+    when the pieces arrive."""
+    if not isinstance(effect, fx.MovePieces) or not arrivals_independent_of_departure(effect):
+        return lambda space, kind: True
+    candidates = arrival_spaces(state, effect, context)
+    position = {piece: index for index, piece in enumerate(effect.pieces)}
+
+    def may(space: str, kind: str) -> bool:
+        index = position[piece_and_status(kind)[0]]
+        return any(row[index] and other != space for other, row, _ in candidates)
+
+    return may
 
 
 def _bounded(row: tuple[int, ...], count: int) -> tuple[int, ...]:
@@ -451,37 +478,97 @@ def _describe(effect: Any) -> str:
     return f"{effect.op} {count} {' or '.join(effect.pieces)} {where}"
 
 
-def _arrive_choice(state: CoinState, step: _Arrive, context: Context) -> PieceChoice:
-    """Where the moved pieces arrive: every one of them, within 5.1.1."""
-    effect = step.effect
+ArrivalSpace = tuple[str, tuple[int, ...], int | None]
+"""A space moved pieces may arrive in: its name, its room for each moved type, and
+the stacking room the moved types share there (``None``: no moved type stacks)."""
+
+
+def arrival_spaces(
+    state: CoinState, effect: fx.MovePieces, context: Context
+) -> tuple[ArrivalSpace, ...]:
+    """Every space where pieces of ``effect`` could arrive, within 5.1.1, before the
+    room is limited to the pieces actually moving; the spaces they leave are
+    excluded only later (:func:`arrival_choice`)."""
     types = tuple(effect.pieces)
-    moving = [sum(a for _, p, a in step.pieces if p == piece) for piece in types]
-    spaces, rooms, shared = [], [], []
-    origins = {origin for origin, _, _ in step.pieces}
+    stacking = any(_stacks(state, p) for p in types)
+    out = []
     for space in matching(state, effect.to.filter, context):
-        if space in origins:
-            continue
         room = stacking_room(state, space)
         row = tuple(
             (room if _stacks(state, p) else _UNLIMITED) if may_hold(state, p, space)[0] else 0
             for p in types
         )
         if any(row):
-            spaces.append(space)
-            rooms.append(tuple(min(r, m) for r, m in zip(row, moving, strict=True)))
-            shared.append(room if any(_stacks(state, p) for p in types) else _UNLIMITED)
-    stacking = any(_stacks(state, p) for p in types)
+            out.append((space, row, room if stacking else None))
+    return tuple(out)
+
+
+def arrival_choice(
+    effect: fx.MovePieces, chooser: str, candidates: Sequence[ArrivalSpace], moving: Sequence[int]
+) -> PieceChoice:
+    """Where ``moving`` pieces (an amount per type of ``effect``) arrive: every one of
+    them, among ``candidates`` (the arrival spaces other than those they left)."""
+    total = sum(moving)
+    shared = [room for _, _, room in candidates if room is not None]
     return PieceChoice(
-        what=f"where the {sum(moving)} moved pieces arrive",
-        chooser=_chooser(state, effect.chooser, context),
-        spaces=tuple(spaces),
-        types=types,
-        room=tuple(rooms),
-        total=sum(moving),
+        what=f"where the {total} moved pieces arrive",
+        chooser=chooser,
+        spaces=tuple(space for space, _, _ in candidates),
+        types=tuple(effect.pieces),
+        room=tuple(
+            tuple(min(r, m) for r, m in zip(row, moving, strict=True)) for _, row, _ in candidates
+        ),
+        total=total,
         pool=tuple(moving),
-        space_room=tuple(min(r, sum(moving)) for r in shared) if stacking else None,
+        space_room=tuple(min(r, total) for r in shared) if shared else None,
         **_limits(effect.to),
     )
+
+
+def arrivals_independent_of_departure(effect: fx.MovePieces) -> bool:
+    """Whether the spaces the moved pieces may arrive in, and their room, are the
+    same before and after the pieces leave, the spaces they leave aside: true unless
+    the destination looks at the pieces or Control of a neighbouring space, which a
+    departure may change.
+
+    >>> from legalis.model.coin.effects import side_from_toml
+    >>> near_militia = {"is": "adjacent", "filter": {"is": "pieces", "pieces": ["militia"]}}
+    >>> [arrivals_independent_of_departure(side_from_toml({"effects": [
+    ...     {"op": "move", "pieces": ["tory"], "to": {"filter": to}}]}).effects[0])
+    ...  for to in ({"is": "type", "types": ["City"]}, near_militia)]
+    [True, False]
+    """
+    return not _looks_next_door(effect.to.filter)
+
+
+def _looks_next_door(where: fx.Filter) -> bool:
+    """Whether ``where`` reads pieces or Control of a space other than the one tested."""
+    if isinstance(where, fx.AdjacentTo):
+        return _reads_pieces(where.filter)
+    if isinstance(where, fx.AllOf | fx.AnyOf):
+        return any(_looks_next_door(f) for f in where.filters)
+    if isinstance(where, fx.NoneOf):
+        return _looks_next_door(where.filter)
+    return False
+
+
+def _reads_pieces(where: fx.Filter) -> bool:
+    if isinstance(where, fx.PiecesPresent | fx.ControlIs):
+        return True
+    if isinstance(where, fx.AdjacentTo | fx.NoneOf):
+        return _reads_pieces(where.filter)
+    if isinstance(where, fx.AllOf | fx.AnyOf):
+        return any(_reads_pieces(f) for f in where.filters)
+    return False
+
+
+def _arrive_choice(state: CoinState, step: _Arrive, context: Context) -> PieceChoice:
+    """Where the moved pieces arrive: every one of them, within 5.1.1."""
+    effect = step.effect
+    moving = [sum(a for _, p, a in step.pieces if p == piece) for piece in effect.pieces]
+    origins = {origin for origin, _, _ in step.pieces}
+    candidates = [c for c in arrival_spaces(state, effect, context) if c[0] not in origins]
+    return arrival_choice(effect, _chooser(state, effect.chooser, context), candidates, moving)
 
 
 def _support_choice(
@@ -654,11 +741,15 @@ def _grant(state: CoinState, effect: fx.FreeAction, context: Context, log: list[
 
 
 __all__ = [
+    "ArrivalSpace",
     "Context",
     "Decision",
     "OptionChoice",
     "PieceChoice",
     "Run",
+    "arrival_choice",
+    "arrival_spaces",
+    "arrivals_independent_of_departure",
     "condition_holds",
     "matching",
     "replace",

@@ -3,13 +3,15 @@ python-constraint, and its worked examples follow 5.1.1 and 5.1.3."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from legalis.model.core.ir import evaluate
+from legalis.model.errors import SolverLimitError
 from legalis.solver import enumerate as fast
 from legalis.solver.distribute import Distribution, Selection
 from legalis.solver.z3backend import solutions as z3_solutions
@@ -166,3 +168,80 @@ def test_a_billion_selections_are_counted_without_listing() -> None:
     problem = Distribution.single(room=(3,) * 22, total=40, pool=60, up_to=True)
     assert problem.count() > 10**9
     assert problem.is_legal(problem.nth(0)) and problem.is_legal(problem.nth(problem.count() - 1))
+
+
+@st.composite
+def independent_problems(draw: st.DrawFn) -> Distribution:
+    """Problems whose piece types constrain one another only through nothing: each
+    type has its own pool, the total leaves every pool open, any space may be chosen."""
+    kinds = draw(st.integers(2, 3))
+    size = draw(st.integers(0, 3))
+    room = tuple(tuple(draw(st.integers(0, 2)) for _ in range(kinds)) for _ in range(size))
+    pool = tuple(draw(st.integers(0, 3)) for _ in range(kinds))
+    return Distribution(
+        room=room,
+        total=sum(pool) + draw(st.integers(0, 2)),
+        spaces=draw(st.none() | st.just(size or None)),
+        pool=pool,
+        up_to=draw(st.booleans()),
+        optional=draw(st.none() | st.tuples(*(st.booleans() for _ in range(kinds)))),
+    )
+
+
+@settings(max_examples=150)
+@given(independent_problems())
+def test_types_that_do_not_meet_are_counted_as_a_product(problem: Distribution) -> None:
+    # the product of each type's count (5.1.3 applied type by type) is the brute force
+    assert problem._per_kind is not None
+    assert problem.count() == len(brute_force(problem)) == len(list(problem))
+
+
+@settings(max_examples=100)
+@given(problems())
+def test_a_tally_by_features_agrees_with_grouping_the_selections(problem: Distribution) -> None:
+    # features of a row: its pieces of type 0, and whether it takes any piece at all
+    features = [{row: (row[0], int(any(row))) for row in rows} for rows in problem.rows]
+    expected: dict[tuple[int, ...], int] = {}
+    for selection in brute_force(problem):
+        key = (sum(row[0] for row in selection), sum(1 for row in selection if any(row)))
+        expected[key] = expected.get(key, 0) + 1
+    assert problem.tally(features, 2) == expected
+
+
+def test_a_tally_stops_at_a_past_deadline() -> None:
+    problem = Distribution.single(room=(2, 2), total=3)
+    with pytest.raises(SolverLimitError):
+        problem.tally([{row: row for row in rows} for rows in problem.rows], 1, deadline=0.0)
+
+
+@st.composite
+def arrivals(draw: st.DrawFn) -> tuple[Distribution, list[tuple[int, ...]]]:
+    """A distribution of a total with no pool, and pools to place in full."""
+    kinds = draw(st.integers(1, 3))
+    size = draw(st.integers(0, 3))
+    room = tuple(tuple(draw(st.integers(0, 3)) for _ in range(kinds)) for _ in range(size))
+    pools = draw(st.lists(st.tuples(*(st.integers(0, 2) for _ in range(kinds))), min_size=1,
+                          max_size=4))  # fmt: skip
+    problem = Distribution(
+        room=room,
+        total=max(map(sum, pools)) + draw(st.integers(0, 1)),
+        spaces=draw(st.none() | st.integers(1, 3)),
+        spaces_exact=draw(st.booleans()),
+        space_room=draw(st.none() | st.tuples(*(st.integers(0, 3) for _ in range(size)))),
+        optional=draw(st.none() | st.tuples(*(st.booleans() for _ in range(kinds)))),
+    )
+    return problem, pools
+
+
+@settings(max_examples=150)
+@given(arrivals())
+def test_one_table_counts_the_arrivals_of_every_pool(
+    case: tuple[Distribution, list[tuple[int, ...]]],
+) -> None:
+    # every piece of the pool arrives, or as many as the room allows (5.1.3): the
+    # count from one table for all pools equals the brute force for each pool
+    template, pools = case
+    by_pool = template.counts_by_pool()
+    for pool in pools:
+        one = dataclasses.replace(template, pool=pool, total=sum(pool))
+        assert by_pool(pool) == len(brute_force(one)) == one.count()

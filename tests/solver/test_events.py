@@ -4,7 +4,9 @@ section 5, both directions of legality, and the sample decks end to end."""
 from __future__ import annotations
 
 import itertools
+import math
 import random
+import time
 from typing import Any
 
 import pytest
@@ -12,9 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from legalis.model.coin.deck import Card, bundled_deck, deck_from_toml
 from legalis.model.coin.interpret import Context, PieceChoice, start
+from legalis.model.coin.limits import may_hold
 from legalis.model.coin.scenarios import load_scenario, scenario_names
 from legalis.model.coin.state import CoinState, state_from_json
-from legalis.model.errors import IllegalMoveError, InputError
+from legalis.model.errors import IllegalMoveError, InputError, SolverLimitError
+from legalis.solver import events as events_module
 from legalis.solver.events import (
     EventMove,
     distribution,
@@ -25,7 +29,9 @@ from legalis.solver.z3backend import solutions as z3_solutions
 
 
 def card(game: str, *effects: dict[str, Any], shaded: list[dict[str, Any]] | None = None) -> Card:
-    raw: dict[str, Any] = {"number": 1, "title": "T", "factions": ["British"]}
+    # the Faction order printed on the card: a Faction of the card's game
+    first = {"lod": "British", "fitl": "US"}[game]
+    raw: dict[str, Any] = {"number": 1, "title": "T", "factions": [first]}
     raw["unshaded"] = {"effects": list(effects)}
     if shaded is not None:
         raw["shaded"] = {"effects": shaded}
@@ -605,3 +611,132 @@ def test_an_unmet_precondition_leaves_no_legal_execution() -> None:
     plain = card("fitl", {"op": "if", "condition": never,
                           "then": [{"op": "adjust", "track": "aid", "delta": 1}]})  # fmt: skip
     assert legal_event_moves(CoinState.new("fitl"), plain, "unshaded", "us").count() == 1
+
+
+# ---------------------------------------------------------------------- moves, counted
+
+
+CUBES = ["british_regular", "tory", "continental", "militia"]
+ANYWHERE = {"is": "anywhere"}
+
+
+def move_card(n: int, pieces: list[str], to: dict[str, Any], *, up_to: bool = True) -> Card:
+    """A card that moves (up to) ``n`` of ``pieces`` from any spaces to ``to``."""
+    return card(
+        "lod",
+        {"op": "move", "pieces": pieces, "count": {"n": n, "up_to": up_to},
+         "where": {"filter": ANYWHERE, "per_space": False}, "to": to},
+    )  # fmt: skip
+
+
+def test_a_move_of_cubes_anywhere_is_counted_as_its_departures_times_arrivals() -> None:
+    # 5.1.3: every moved piece arrives. Cubes do not stack, so each type's m pieces
+    # go to any of the k arrival spaces other than those left that may hold them:
+    # C(m + k - 1, m) ways, whatever the other types do.
+    state = load_scenario("lod", "1775")
+    view = legal_event_moves(
+        state, move_card(2, CUBES, {"filter": ANYWHERE}), "unshaded", "british"
+    )
+    departure = view._root.decision
+    assert isinstance(departure, PieceChoice)
+    board = [s.name for s in state.rules.map.spaces]
+    expected = 0
+    for selection in distribution(departure):
+        atoms = departure.atoms(selection)
+        left = {space for space, _, _ in atoms}
+        ways = 1
+        for piece in CUBES:
+            moving = sum(n for _, kind, n in atoms if kind.split(":")[0] == piece)
+            open_spaces = sum(1 for s in board if s not in left and may_hold(state, piece, s)[0])
+            ways *= math.comb(moving + open_spaces - 1, moving) if open_spaces else 1
+        expected += ways
+    assert view.count() == expected
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    scenario=st.sampled_from(["1775", "1776"]),
+    pieces=st.lists(st.sampled_from([*CUBES, "british_fort", "war_party"]), min_size=1,
+                    max_size=3, unique=True),
+    n=st.integers(1, 2),
+    up_to=st.booleans(),
+    to=st.sampled_from([
+        {"filter": ANYWHERE},
+        {"filter": {"is": "type", "types": ["City"]}},
+        {"filter": {"is": "type", "types": ["Colony", "Reserve"]}, "spaces": 2},
+        {"filter": {"is": "type", "types": ["Colony"]}, "spaces": 2, "up_to": True},
+        {"filter": {"is": "type", "types": ["Colony", "City"]}, "spaces": 1},
+        {"filter": {"is": "adjacent", "filter": {"is": "pieces", "pieces": ["militia"]}}},
+    ]),
+)  # fmt: skip
+def test_a_move_counted_without_listing_agrees_with_the_listing(
+    scenario: str, pieces: list[str], n: int, up_to: bool, to: dict[str, Any]
+) -> None:
+    # differential: the count tallied over departures equals the moves listed, and
+    # the lazy listing's first moves are those nth ranks first
+    view = legal_event_moves(
+        load_scenario("lod", scenario), move_card(n, pieces, to, up_to=up_to), "unshaded",
+        "british",
+    )  # fmt: skip
+    listed = list(view)
+    assert view.count() == len(listed) == len(set(listed))
+    first = list(itertools.islice(view, 5))
+    assert first == listed[:5] == [view.nth(i) for i in range(len(first))]
+
+
+def test_a_past_deadline_stops_every_search_of_the_view() -> None:
+    heavy = move_card(10, CUBES, {"filter": ANYWHERE})
+    state = load_scenario("lod", "1776")
+    view = legal_event_moves(state, heavy, "unshaded", "british", deadline=time.monotonic() - 1)
+    with pytest.raises(SolverLimitError, match=r"card 1 .*time limit"):
+        view.count()
+    with pytest.raises(SolverLimitError):
+        next(iter(view))
+    with pytest.raises(SolverLimitError):
+        view.nth(0)
+    # a deadline that has not passed changes nothing
+    later = legal_event_moves(state, heavy, "unshaded", "british", deadline=time.monotonic() + 600)
+    assert list(itertools.islice(later, 3)) == list(
+        itertools.islice(legal_event_moves(state, heavy, "unshaded", "british"), 3)
+    )
+
+
+def test_a_move_is_counted_without_carrying_out_its_departures(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the stress card of benchmarks/heavy_move_deck.toml: 10 cubes, anywhere to
+    # anywhere, has about 3.4 million departures; none is carried out to count
+    carried_out: list[object] = []
+    original = events_module.resume
+
+    def counting_resume(run: Any, choice: Any) -> Any:
+        carried_out.append(choice)
+        return original(run, choice)
+
+    monkeypatch.setattr(events_module, "resume", counting_resume)
+    state = load_scenario("lod", "1776")
+    view = legal_event_moves(
+        state, move_card(10, CUBES, {"filter": ANYWHERE}), "unshaded", "british"
+    )
+    assert view.count() > 10**15 and carried_out == []
+    # and the first page is made lazily: a departure carried out for each move listed
+    assert len(list(itertools.islice(view, 20))) == 20 and len(carried_out) <= 20
+
+
+def test_pieces_with_nowhere_to_arrive_are_not_moved() -> None:
+    # 1.4.2: War Parties are never in Cities, so "move 1 War Party or Tory to a City"
+    # can move only a Tory (5.1.3); no War Party leaves, and none is lost (5.1.1)
+    to_city = {"filter": {"is": "type", "types": ["City"]}}
+    event = move_card(1, ["war_party", "tory"], to_city, up_to=False)
+    state = load_scenario("lod", "1776")
+    view = legal_event_moves(state, event, "unshaded", "british")
+    listed = list(view)
+    assert listed and view.count() == len(listed)
+    assert not [m for m in listed if any(kind.startswith("war_party") for _, kind, _ in m.steps[0])]
+    for move in listed[:50]:
+        assert view.apply(move).invariant_problems() == []
+    # with no destination at all for the only type named, the event does nothing
+    nowhere = legal_event_moves(
+        state, move_card(1, ["war_party"], to_city, up_to=False), "unshaded", "british"
+    )
+    assert [move.steps for move in nowhere] == [()]
