@@ -10,6 +10,12 @@ side's text to the effects of :mod:`legalis.model.coin.effects` and reports what
 it cannot read as :class:`Diagnostic` records with line, column and the forms
 that would have been understood there; it never raises.
 
+A side's text is read up to :data:`MAX_TEXT_LENGTH` characters. The printed cards'
+longest texts are under 2,000 characters, and the Earley parse keeps some kilobytes
+of chart per character read (more than linear time), so a longer text is refused
+unread, with a diagnostic saying so (``legalis verify`` reports it as
+``text.unreadable`` for that card and side).
+
 >>> result = parse_side("Place 2 Militia in each of up to 3 Colonies.", "lod")
 >>> effect = result.effects[0]
 >>> effect.op, effect.pieces, effect.count.n, effect.where.spaces, effect.where.up_to
@@ -37,7 +43,10 @@ from legalis.model.coin.gamedata import load_game_data
 from legalis.model.coin.mapdata import COUNTRIES, SPACE_TYPES, TERRAINS, load_map
 from legalis.model.errors import LegalisError
 
-__all__ = ["Diagnostic", "ParseResult", "grammar_for", "parse_side"]
+__all__ = ["MAX_TEXT_LENGTH", "Diagnostic", "ParseResult", "grammar_for", "parse_side"]
+
+MAX_TEXT_LENGTH = 5_000
+"""The longest side text :func:`parse_side` reads, in characters."""
 
 SideName = Literal["unshaded", "shaded"]
 
@@ -394,7 +403,8 @@ class _Compiler:
     # ------------------------------------------------------------ names
 
     def faction(self, token: Token) -> str:
-        return self.lex.faction_names[self.lex.factions[_norm(token)]]
+        """The id of the Faction ``token`` names, as a loaded deck holds it."""
+        return self.lex.factions[_norm(token)]
 
     def pieces(self, node: Tree[Token] | Token) -> list[str]:
         if isinstance(node, Token):
@@ -1024,6 +1034,8 @@ def parse_side(
     (1, 20, "unknown name 'Bostn' (did you mean 'Boston'?)")
     >>> parse_side("Place 2 Militia.", "go").diagnostics[0].message
     "unknown game 'go'"
+    >>> parse_side("British Resources +2. " * 300, "lod").diagnostics[0].message
+    'the text is 6,600 characters long; event text is read up to 5,000 characters'
     """
     if game not in SPACE_TYPES:
         return ParseResult((), [Diagnostic(1, 1, f"unknown game {game!r}", sorted(SPACE_TYPES))])
@@ -1034,6 +1046,13 @@ def parse_side(
         return ParseResult((), [Diagnostic(1, 1, str(error))])
     if not text.strip():
         return ParseResult((), [Diagnostic(1, 1, "no text", [])])
+    if len(text) > MAX_TEXT_LENGTH:
+        line, column = _position(text, MAX_TEXT_LENGTH)
+        message = (
+            f"the text is {len(text):,} characters long; event text is read up to "
+            f"{MAX_TEXT_LENGTH:,} characters"
+        )
+        return ParseResult((), [Diagnostic(line, column, message)])
     try:
         tree = parser.parse(text)
     except UnexpectedInput as error:

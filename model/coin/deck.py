@@ -11,16 +11,26 @@ and/or shaded :class:`~legalis.model.coin.effects.Side`.
 >>> card = deck.card(7)
 >>> card.title, card.dual_use, card.unshaded.effects[0].delta
 ('A Quiet Harbour', False, 2)
+
+Faction names are read once, here: the printed names ("British") and the ids
+("british") are both accepted, and every Faction a card or its effects name is held
+as its id, so everything after compares ids.
+
+>>> card.factions
+('british', 'patriots', 'french', 'indians')
 """
 
 from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
+from copy import deepcopy
 from importlib import resources
 from typing import Any, Literal
 
 from legalis.model.coin.effects import Condition, Node, Side, TaggedSchema, validation_error
+from legalis.model.coin.gamedata import load_game_data
+from legalis.model.core.documents import read_document
 from legalis.model.errors import InputError
 from pydantic import ConfigDict, Field, ValidationError, model_validator
 
@@ -45,7 +55,9 @@ class Instruction(Node):
 
 
 class Card(Node):
-    """One event card. ``marks`` maps a Faction to ``musket`` or ``sword`` (LoD 8.1)."""
+    """One event card. ``factions`` is the Faction order (ids); ``marks`` maps a
+    Faction id to ``musket`` or ``sword`` (LoD 8.1); ``instructions`` a Faction id to
+    its Event Instruction (LoD 8.3.1)."""
 
     model_config = ConfigDict(json_schema_extra=_a_side_printed)
 
@@ -117,23 +129,83 @@ def deck_json_schema() -> dict[str, Any]:
 
 
 def deck_from_toml(raw: Mapping[str, Any], *, source: str | None = None) -> Deck:
-    """A deck from parsed TOML; every error names its field path (``card[3].shaded...``)."""
+    """A deck from parsed TOML; every error names its field path (``card[3].shaded...``).
+
+    A card's Faction order, marks and instructions must name Factions of the game
+    (an :class:`InputError` lists them); they and the Factions its effects name are
+    held as ids (:func:`_with_faction_ids`).
+
+    >>> try:
+    ...     deck_from_toml({"game": "lod", "card": [{"number": 1, "title": "Stray",
+    ...         "factions": ["British", "Nobody"], "unshaded": {"text": "x"}}]})
+    ... except InputError as refused:
+    ...     print(refused.path, refused.allowed)
+    deck.card[0].factions[1] ['British', 'Patriots', 'French', 'Indians']
+    """
     try:
-        return Deck.model_validate(raw)
+        return Deck.model_validate(_with_faction_ids(raw, source))
     except ValidationError as error:
         raise validation_error(error, source=source, prefix="deck") from error
 
 
+def _with_faction_ids(raw: Mapping[str, Any], source: str | None) -> Mapping[str, Any]:
+    """``raw`` with every Faction name turned into its id: those of the cards (their
+    order, marks and instructions), refused when unknown, and those of the effects
+    (free actions, choosers, "executing" conditions), where an unknown name is left
+    for ``legalis verify`` to report (``name.unknown-faction``). A deck of no known
+    game, or not shaped as one, is returned as it is for validation to refuse."""
+    game = raw.get("game")
+    cards = raw.get("card")
+    if game not in ("lod", "fitl") or not isinstance(cards, list):
+        return raw
+    data = load_game_data(game)
+    ids = {key: f.id for f in data.factions for key in (f.id, f.name)}
+    names = [faction.name for faction in data.factions]
+
+    def known(name: object, path: str) -> object:
+        if isinstance(name, str) and name not in ids:
+            raise InputError(f"unknown Faction {name!r}", source=source, path=path, allowed=names)
+        return ids[name] if isinstance(name, str) else name  # validation names a wrong type
+
+    out = dict(raw)
+    out["card"] = deepcopy(cards)
+    for index, card in enumerate(out["card"]):
+        if not isinstance(card, dict):
+            continue
+        path = f"deck.card[{index}]"
+        factions = card.get("factions")
+        if isinstance(factions, list):
+            card["factions"] = [known(f, f"{path}.factions[{i}]") for i, f in enumerate(factions)]
+        for field in ("marks", "instructions"):
+            table = card.get(field)
+            if isinstance(table, dict):
+                card[field] = {known(k, f"{path}.{field}.{k}"): v for k, v in table.items()}
+        for field in ("instructions", *SIDES):
+            _effect_ids(card.get(field), ids)
+    return out
+
+
+def _effect_ids(node: Any, ids: Mapping[str, str]) -> None:
+    """Turn, in place, the known Faction names of effects and conditions into ids."""
+    if isinstance(node, list):
+        for item in node:
+            _effect_ids(item, ids)
+        return
+    if not isinstance(node, dict):
+        return
+    if node.get("op") == "free" and isinstance(node.get("faction"), str):
+        node["faction"] = ids.get(node["faction"], node["faction"])
+    if isinstance(node.get("chooser"), str):
+        node["chooser"] = ids.get(node["chooser"], node["chooser"])
+    if node.get("if") == "executing" and isinstance(node.get("factions"), list):
+        node["factions"] = [ids.get(f, f) if isinstance(f, str) else f for f in node["factions"]]
+    for value in node.values():
+        _effect_ids(value, ids)
+
+
 def read_deck(path: str) -> Deck:
     """A deck TOML file from disk."""
-    try:
-        with open(path, "rb") as handle:
-            raw = tomllib.load(handle)
-    except OSError as error:
-        raise InputError(f"cannot read: {error.strerror}", source=path) from error
-    except tomllib.TOMLDecodeError as error:
-        raise InputError(f"not valid TOML: {error}", source=path) from error
-    return deck_from_toml(raw, source=path)
+    return deck_from_toml(read_document(path, "toml"), source=path)
 
 
 def bundled_deck(game: str, name: str = "sample") -> Deck:

@@ -132,6 +132,10 @@ class BattleOptions:
     cubes ``"counted"`` in the Force Level (default) or ``"all"`` the side's cubes.
     ``attacker_modifiers`` (3.6.5): the Underground and Leader modifiers count the
     ``"participating"`` Factions' pieces and Leaders (default) or the ``"whole_side"``.
+    ``common_cause_losses`` (4.2.1, 3.6.7): War Parties used as Tories by Common
+    Cause are lost ``"as_tories"`` (default: they take the Tories' turn in the
+    alternation with the Regulars, before the Tories themselves) or
+    ``"as_war_parties"`` (after all Regulars and Tories, with the other War Parties).
 
     >>> BattleOptions().removal_pool
     'participating'
@@ -142,6 +146,7 @@ class BattleOptions:
     elimination_scope: Literal["whole_side", "participating"] = "whole_side"
     regular_share: Literal["counted", "all"] = "counted"
     attacker_modifiers: Literal["participating", "whole_side"] = "participating"
+    common_cause_losses: Literal["as_tories", "as_war_parties"] = "as_tories"
 
 
 @dataclass(frozen=True)
@@ -487,6 +492,9 @@ def _attacker_loss_modifiers(state: CoinState, choice: BattleChoice) -> list[Mod
 # ---------------------------------------------------------------------- removal
 
 
+STAND_IN = ("war_party", "active")  # 4.2.1: a War Party used "as if" a Tory
+
+
 def _removal_order(side: str, defending: bool) -> list[tuple[tuple[str, str], ...]]:
     """Tiers of (piece type, status); the types within a tier alternate (3.6.7)."""
     if side == "royalist":
@@ -511,7 +519,11 @@ def _remove(
     defending: bool,
     loss: int,
     log: list[str],
+    stand_ins: int = 0,
 ) -> list[Removal]:
+    """Remove pieces of ``side`` worth ``loss`` (3.6.7), tier by tier, alternating
+    the types within a tier. ``stand_ins``: Active War Parties that Common Cause
+    made Tories (4.2.1); they are lost in the Tories' turn, before the Tories."""
     owner = {piece.id: piece.faction for piece in state.data.pieces}
     removed: dict[tuple[str, str], int] = {}
     value = 0
@@ -520,7 +532,9 @@ def _remove(
         turn = 0
         while value < loss and kinds:
             kind = kinds[turn % len(kinds)]
-            if state.pieces(space, kind[0], kind[1]) == 0:
+            if kind == ("tory", "active") and stand_ins and state.pieces(space, *STAND_IN):
+                kind, stand_ins = STAND_IN, stand_ins - 1
+            elif state.pieces(space, kind[0], kind[1]) == 0:
                 kinds.remove(kind)
                 continue
             state.take(space, kind[0], 1, kind[1])
@@ -692,7 +706,9 @@ def resolve_battle(
     # always removes from its whole side, since every defending piece defends.
     whole_side = chosen.removal_pool == "whole_side"
     pool = SIDE_FACTIONS[attacker] if whole_side else participants
-    removed = _remove(after, space, attacker, pool, False, attacker_loss, log)
+    as_tories = chosen.common_cause_losses == "as_tories"
+    stand_ins = choice.common_cause if as_tories else 0
+    removed = _remove(after, space, attacker, pool, False, attacker_loss, log, stand_ins)
     removed += _remove(after, space, defender, SIDE_FACTIONS[defender], True, defender_loss, log)
     winner, won, shifts, follow = _win_the_day(after, choice, removed, log, chosen, participants)
     return BattleResult(

@@ -294,6 +294,12 @@ def _militia_room(state: CoinState, space: str, entering: tuple[str, ...]) -> bo
     )
 
 
+def _village_beside_war_parties(state: CoinState, space: str, entering: tuple[str, ...]) -> bool:
+    """8.7: a Village the Event places goes to a space that already has War Parties
+    if possible."""
+    return "village" in entering and state.pieces(space, "war_party") > 0
+
+
 EVENT_BOXES: dict[str, EventBox] = {
     "british": _box(
         BRITISH,
@@ -317,5 +323,6 @@ EVENT_BOXES: dict[str, EventBox] = {
         "8.7",
         lambda o: _on_map(o.before, "village") >= VILLAGES_ON_MAP,
         "four Villages on the map",
+        {"the Event places a Village or grants a free Gather": _village_beside_war_parties},
     ),
 }

@@ -156,7 +156,7 @@ def event_side(state: CoinState, card: Card, faction: str) -> str:
     ('shaded', 'unshaded')
     """
     printed = [s for s in ("unshaded", "shaded") if getattr(card, s) is not None]
-    instruction = _instruction(state, card, faction)
+    instruction = _instruction(card, faction)
     if instruction is not None and instruction.side in printed:
         return instruction.side
     if len(printed) == 1:
@@ -164,11 +164,10 @@ def event_side(state: CoinState, card: Card, faction: str) -> str:
     return "unshaded" if _royalist(state, faction) else "shaded"
 
 
-def _instruction(state: CoinState, card: Card, faction: str) -> Instruction | None:
-    name = state.rules.data.faction(faction).name
-    if card.marks.get(name) != "musket":
+def _instruction(card: Card, faction: str) -> Instruction | None:
+    if card.marks.get(faction) != "musket":
         return None
-    return card.instructions.get(name)
+    return card.instructions.get(faction)
 
 
 def benefit_order(
@@ -579,7 +578,7 @@ def nonplayer_event(
     data = state.rules.data
     faction = data.faction(faction, path="faction").id
     name = data.faction(faction).name
-    mark = card.marks.get(name)
+    mark = card.marks.get(faction)
 
     def command(rule: str, reason: str, side: str | None = None) -> NonplayerEvent:
         trace.step(rule, "Event or Command?", ["event", "command"], "command")
@@ -588,7 +587,7 @@ def nonplayer_event(
     if mark == "sword":
         return command("8.1", f"a sword under the {name} symbol: the Event is ignored")
     side = event_side(state, card, faction)
-    instruction = _instruction(state, card, faction)
+    instruction = _instruction(card, faction)
     printed = [s for s in ("unshaded", "shaded") if getattr(card, s) is not None]
     trace.step("8.3.2", "side", printed, side)
     context = Context(faction, card.number, side)

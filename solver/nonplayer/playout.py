@@ -106,8 +106,6 @@ def nonplayer_playout(
     ``cards`` (:func:`playout_deck`); each turn's dice, and each Winter Quarters
     Round's, come from a seed drawn from ``rng``, so a turn can be replayed alone.
     Fewer turns come when the game ends first."""
-    ids = {scenario.state.rules.data.faction(f).name: scenario.state.rules.data.faction(f).id
-           for f in scenario.state.rules.data.faction_ids()}  # fmt: skip
     campaigns = list(scenario.details.get("campaigns", ()))
     deck = playout_deck(cards, campaigns, rng)
     state = scenario.state
@@ -118,7 +116,7 @@ def nonplayer_playout(
         if isinstance(card, WinterCard):
             rounds += 1
             on_deck = deck[at + 1] if at + 1 < len(deck) else None
-            first = ids[on_deck.factions[0]] if isinstance(on_deck, Card) else None
+            first = on_deck.factions[0] if isinstance(on_deck, Card) else None
             winter = winter_quarters_round(
                 state, LoggedRandom(rng.randrange(2**31)), year=card.year,
                 releases=scenario.releases, leader_change_faction=first,
@@ -129,7 +127,7 @@ def nonplayer_playout(
             if winter.outcome != "continue":
                 return
             continue
-        order = [ids[name] for name in card.factions if ids[name] not in ineligible]
+        order = [faction for faction in card.factions if faction not in ineligible]
         acted: set[str] = set()
         for faction in order[:ACTING]:
             seed = rng.randrange(2**31)

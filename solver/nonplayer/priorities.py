@@ -157,8 +157,8 @@ def remove_friendly_order(
 
     Regulars and Continentals/Tories alternately, beginning with whichever is most
     in the space (Regulars if even), keeping the last Tory/Continental of the
-    space while another piece can go (option ``last_cube``: it goes after Militia
-    and War Parties, before Forts and Villages); then Active before Underground
+    space while another piece can go (it goes after Militia and War Parties, before
+    Forts and Villages: a fixed reading); then Active before Underground
     Militia or War Parties; then Forts and Villages.
 
     >>> state = CoinState.new("lod")
@@ -226,7 +226,7 @@ def enemy_order(
     """The enemy pieces ``faction`` targets or removes in ``space``, in order
     (8.1.2, fourth bullet).
 
-    Forts and Villages (Forts first, option ``enemy_base_order``), then Militia or
+    Forts and Villages (Forts first, a fixed reading), then Militia or
     War Parties, Underground before Active, then Regulars and Continentals/Tories
     alternately beginning with whichever is fewest in the space (Regulars if even).
 

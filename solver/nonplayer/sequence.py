@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from legalis.model.coin.state import CoinState
 from legalis.model.core.views import RandomSource
@@ -29,6 +30,7 @@ __all__ = [
     "TREATY_THRESHOLD",
     "CommandScope",
     "ResourcePurse",
+    "SequenceOptions",
     "command_scope",
     "first_affordable",
     "involves_leader",
@@ -41,17 +43,37 @@ __all__ = [
 TREATY_THRESHOLD = 15  # 8.1 Brilliant Strokes: the sum must exceed 15
 
 
-def treaty_score(state: CoinState) -> int:
+@dataclass(frozen=True)
+class SequenceOptions:
+    """The readings taken where the Non-player sequence of play (8.1) is unclear
+    (``docs/rules-questions.md``).
+
+    ``treaty_half_rounding``: how "half of Cumulative British Casualties" counts
+    toward the Treaty of Alliance score: ``"none"`` (default, as written: an odd
+    CBC adds a half, so 15.5 exceeds 15) or ``"down"`` (the half rounded down).
+
+    >>> SequenceOptions().treaty_half_rounding
+    'none'
+    """
+
+    treaty_half_rounding: Literal["none", "down"] = "none"
+
+
+def treaty_score(state: CoinState, options: SequenceOptions = SequenceOptions()) -> float:
     """8.1: Squadrons in the West Indies + Available French Regulars + half the
-    Cumulative British Casualties (rounded down).
+    Cumulative British Casualties (rounded per ``options.treaty_half_rounding``).
 
     >>> state = CoinState.new("lod")
     >>> state.set_track("cbc", 5)
-    >>> treaty_score(state) == state.available("french_regular") + 2
-    True
+    >>> treaty_score(state) - state.available("french_regular")
+    2.5
+    >>> treaty_score(state, SequenceOptions("down")) - state.available("french_regular")
+    2
     """
     squadrons = state.markers("West Indies", "blockade")
-    return squadrons + state.available("french_regular") + state.track("cbc") // 2
+    casualties = state.track("cbc")
+    half = casualties // 2 if options.treaty_half_rounding == "down" else casualties / 2
+    return squadrons + state.available("french_regular") + half
 
 
 def plays_treaty(
@@ -60,6 +82,7 @@ def plays_treaty(
     eligible: bool,
     winter_quarters_showing: bool,
     trace: Trace | None = None,
+    options: SequenceOptions = SequenceOptions(),
 ) -> bool:
     """8.1: a Non-player French plays the Treaty of Alliance as soon as it is
     Eligible (1st or 2nd Eligible or not), the score of :func:`treaty_score` exceeds
@@ -72,7 +95,7 @@ def plays_treaty(
     >>> plays_treaty(state, eligible=True, winter_quarters_showing=False)
     True
     """
-    score = treaty_score(state)
+    score = treaty_score(state, options)
     plays = (
         not state.flag("toa_played")
         and eligible
@@ -81,7 +104,7 @@ def plays_treaty(
     )
     if trace is not None:
         why = (
-            f"score {score} (Squadrons in WI + Available French Regulars + CBC/2), "
+            f"score {score:g} (Squadrons in WI + Available French Regulars + CBC/2), "
             f"eligible {eligible}, Winter Quarters showing {winter_quarters_showing}"
         )
         trace.step("8.1", f"Treaty of Alliance: {why}", ["play", "hold"],

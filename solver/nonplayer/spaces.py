@@ -88,7 +88,7 @@ def roll_random_space(
     A box naming two spaces offers its top space first; when the space reached is
     not a candidate, the walk moves down the column and follows the arrows. A
     candidate that is not on the table (the West Indies) is reached only when no
-    table space is a candidate, in name order (option ``off_table``).
+    table space is a candidate, in name order (a fixed reading).
 
     Returns the space and the dice ``(column, row)``. Raises ``ValueError`` when
     there is no candidate.

@@ -70,7 +70,7 @@ _GATHER_LEVELS = ("neutral", "passive_support", "passive_opposition")  # 3.4.1
 @dataclass(frozen=True)
 class SupplyChoiceOptions:
     """The readings of the Non-player supply paragraphs that are switchable
-    (``/tmp/rq_supply.md``).
+    (``docs/rules-questions.md``).
 
     ``shift_unneeded`` (8.4.7): the British shift toward Active Opposition only in
     spaces whose cubes the Support Phase needs and that they could not pay for

@@ -21,8 +21,8 @@ from typing import Any
 from legalis.model.coin.deck import Card
 from legalis.model.coin.state import CoinState
 from legalis.model.core.randomness import LoggedRandom
-from legalis.model.lod.battle import BattleChoice, BattleOptions
-from legalis.model.lod.command_base import RESOURCES, Command, CommandOptions
+from legalis.model.lod.battle import BattleChoice
+from legalis.model.lod.command_base import RESOURCES, Command
 from legalis.solver.nonplayer.board import count, leader_space, side_of
 from legalis.solver.nonplayer.british import british_command
 from legalis.solver.nonplayer.event_choice import EVENT_BOXES
@@ -30,6 +30,7 @@ from legalis.solver.nonplayer.events import NonplayerEvent, nonplayer_event
 from legalis.solver.nonplayer.flowchart import FULL_COMMAND, Turn, TurnContext
 from legalis.solver.nonplayer.french import french_command
 from legalis.solver.nonplayer.indians import defending_activations, indians_command
+from legalis.solver.nonplayer.options import NonplayerOptions
 from legalis.solver.nonplayer.patriots import patriots_command
 from legalis.solver.nonplayer.sequence import CommandScope, involves_leader
 from legalis.solver.nonplayer.trace import Trace
@@ -44,11 +45,11 @@ __all__ = [
     "wants_brilliant_stroke",
 ]
 
-FLOWCHARTS: dict[str, Callable[[TurnContext], None]] = {
-    "british": british_command,
-    "patriots": patriots_command,
-    "french": french_command,
-    "indians": indians_command,
+FLOWCHARTS: dict[str, Callable[[TurnContext, NonplayerOptions], None]] = {
+    "british": lambda context, options: british_command(context, options.british),
+    "patriots": lambda context, options: patriots_command(context, options.patriots),
+    "french": lambda context, options: french_command(context, options.french),
+    "indians": lambda context, options: indians_command(context, options=options.indians),
 }
 # 8.4, 8.5, 8.6: with no Resources the Faction Passes; the Indians (8.7) always act.
 PASS_WITHOUT_RESOURCES = {"british": "8.4", "patriots": "8.5", "french": "8.6"}
@@ -109,8 +110,7 @@ def nonplayer_command(
     trace: Trace | None = None,
     scope: CommandScope = FULL_COMMAND,
     players: Sequence[str] = (),
-    command_options: CommandOptions | None = None,
-    battle_options: BattleOptions | None = None,
+    options: NonplayerOptions | None = None,
     bound: str | None = None,
 ) -> Turn:
     """The Command and Special Activity the Faction's flowchart picks and carries
@@ -124,15 +124,16 @@ def nonplayer_command(
     >>> nonplayer_command(state, "french", LoggedRandom(0)).passed
     '8.6: the french have no Resources'
     """
+    chosen = options or NonplayerOptions()
     context = TurnContext(state, faction, rng, trace or Trace(), scope, players,
-                          command_options, battle_options,
+                          chosen.command, chosen.battle,
                           defend=None if "indians" in players else indians_defend,
                           bound=bound)  # fmt: skip
     rule = PASS_WITHOUT_RESOURCES.get(faction)
     if rule is not None and not scope.free and state.track(RESOURCES[faction]) == 0:
         context.pass_turn(f"{rule}: the {faction} have no Resources")
     else:
-        FLOWCHARTS[faction](context)
+        FLOWCHARTS[faction](context, chosen)
     return context.finish()
 
 
@@ -144,20 +145,19 @@ def nonplayer_turn(
     *,
     players: Iterable[str] = (),
     trace: Trace | None = None,
-    command_options: CommandOptions | None = None,
-    battle_options: BattleOptions | None = None,
+    options: NonplayerOptions | None = None,
 ) -> NonplayerTurn:
     """The Non-player's turn on ``card``: the Event if its box says so (8.3-8.7),
     else the flowchart's Command and Special Activity (a Limited Command due by
-    the sequence of play is executed in full, 8.1)."""
+    the sequence of play is executed in full, 8.1), under the named readings of
+    ``options`` (the recorded defaults when None)."""
     humans = tuple(players)
     decided = nonplayer_event(state, card, faction, rng, trace, players=humans,
                               wants_event=EVENT_BOXES[faction])  # fmt: skip
     if decided.choice == "event":
         return NonplayerTurn(decided, None)
     turn = nonplayer_command(state, faction, rng, trace=decided.trace, players=humans,
-                             command_options=command_options,
-                             battle_options=battle_options)  # fmt: skip
+                             options=options)  # fmt: skip
     return NonplayerTurn(decided, turn)
 
 
@@ -241,6 +241,7 @@ def nonplayer_brilliant_stroke(
     *,
     trace: Trace | None = None,
     players: Sequence[str] = (),
+    options: NonplayerOptions | None = None,
 ) -> Turn:
     """8.3.7: the flowchart picks the first Limited Command among those executed in
     or starting from the Leader's space (``bound``; none: the Brilliant Stroke is
@@ -253,7 +254,7 @@ def nonplayer_brilliant_stroke(
         trace.step("8.3.7", "the Leader is not on the map: aborted", ["play", "abort"], "abort")
         return Turn(faction, [], state, trace, "8.3.7: the Brilliant Stroke is aborted")
     first = nonplayer_command(state, faction, rng, trace=trace, scope=STROKE, players=players,
-                              bound=leader)  # fmt: skip
+                              options=options, bound=leader)  # fmt: skip
     commands = [step.move for step in first.steps if isinstance(step.move, Command)]
     leading = bool(commands) and involves_leader(state, faction, commands[0])
     if not leading:
@@ -262,5 +263,5 @@ def nonplayer_brilliant_stroke(
         return Turn(faction, [], state, trace, "8.3.7: the Brilliant Stroke is aborted")
     after_scope = CommandScope(limited=True, special_activity=False, free=True)
     second = nonplayer_command(first.state, faction, rng, trace=trace, scope=after_scope,
-                               players=players)  # fmt: skip
+                               players=players, options=options)  # fmt: skip
     return Turn(faction, [*first.steps, *second.steps], second.state, trace)

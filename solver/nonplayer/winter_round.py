@@ -32,7 +32,6 @@ from legalis.model.lod.supply import (
     supply_steps,
 )
 from legalis.model.lod.victory import (
-    OnePlayerOptions,
     check_winners,
     final_ranking,
     one_player_check,
@@ -58,8 +57,9 @@ from legalis.model.lod.winter import (
     support_spending_refusal,
 )
 from legalis.solver.nonplayer.desertion import nonplayer_desertion
+from legalis.solver.nonplayer.options import NonplayerOptions
 from legalis.solver.nonplayer.redeploy import nonplayer_naval_withdrawal, nonplayer_redeploy
-from legalis.solver.nonplayer.supply import nonplayer_supply
+from legalis.solver.nonplayer.supply import SupplyChoiceOptions, nonplayer_supply
 from legalis.solver.nonplayer.support import nonplayer_support
 from legalis.solver.nonplayer.trace import Trace
 
@@ -88,9 +88,10 @@ class NonplayerWinter:
 
     rng: LoggedRandom
     trace: Trace
+    supply_options: SupplyChoiceOptions = field(default_factory=SupplyChoiceOptions)
 
     def supply(self, state: CoinState, faction: str, step: str) -> SupplyDecision:
-        return nonplayer_supply(state, faction, step, self.rng, self.trace)
+        return nonplayer_supply(state, faction, step, self.rng, self.trace, self.supply_options)
 
     def support(self, state: CoinState, faction: str) -> SupportSpending:
         return nonplayer_support(state, faction, self.rng, self.trace)
@@ -136,7 +137,7 @@ def winter_quarters_round(
     leader_change_faction: str | None = None,
     round_number: int = 1,
     final: bool = False,
-    one_player: OnePlayerOptions | None = None,
+    options: NonplayerOptions | None = None,
     trace: Trace | None = None,
 ) -> WinterRound:
     """Run one Winter Quarters Round: ``year`` is the campaign just ended (for the
@@ -144,14 +145,17 @@ def winter_quarters_round(
     card on deck (6.5.1), ``players`` the Factions people play and ``people`` their
     choices (required when ``players`` is not empty), ``final`` the last Round
     (6.4.3: the game ends after the Support Phase). With players named, the
-    Victory Checks are the one-player ones of 8.8 under ``one_player``.
+    Victory Checks are the one-player ones of 8.8. ``options``: the named readings
+    (the supply paragraphs' and one-player victory's are read here).
     """
     humans = tuple(players)
     if humans and people is None:
         raise InputError("the played Factions need a chooser for their Winter choices",
                          path="people", allowed=list(humans))  # fmt: skip
     done = WinterRound(state, trace=trace or Trace())
-    bots = NonplayerWinter(rng, done.trace)
+    chosen = options or NonplayerOptions()
+    one_player = chosen.one_player
+    bots = NonplayerWinter(rng, done.trace, chosen.supply)
 
     def chooser(faction: str) -> WinterChooser:
         return people if faction in humans and people is not None else bots

@@ -15,12 +15,16 @@ import tomllib
 from collections.abc import Callable, Iterator
 from functools import cache
 from importlib import resources
+from pathlib import Path
 from typing import Any, Literal, get_args, get_origin
 
 import pytest
 from legalis.model.coin import effects as fx
-from legalis.model.coin.deck import SIDES, Card, Deck, bundled_deck
+from legalis.model.coin.deck import SIDES, Card, Deck, bundled_deck, deck_from_toml
+from legalis.model.errors import InputError
 from pydantic import BaseModel
+
+from legalis import cli
 
 GAMES = ("lod", "fitl")
 
@@ -175,7 +179,7 @@ def _problems(game: str) -> list[str]:
     and every piece asked of a box or status that the piece cannot be in."""
     data = _game(game)
     pieces = {piece["id"]: piece for piece in data["piece"]}
-    factions = {faction["name"] for faction in data["faction"]}
+    factions = {faction["id"] for faction in data["faction"]}  # the deck holds ids once loaded
     tracks = {track["id"] for track in data["track"]}
     boxes = {box["id"]: box for box in data["box"]}
     flags = {flag["id"] for flag in data.get("flag", [])}
@@ -378,8 +382,10 @@ def _frees(card: Card) -> set[tuple[str, str]]:
 
 
 def _forbids(text: str, faction: str, action: str) -> bool:
+    # ``faction`` is an id ("british"); the printed text names it ("British")
     words = re.escape(action.replace("_", " "))
-    return bool(re.search(rf"\b{re.escape(faction)}\b[^.]*\bmay not\b[^.]*\b(?i:{words})\b", text))
+    who = re.escape(faction)
+    return bool(re.search(rf"\b(?i:{who})\b[^.]*\bmay not\b[^.]*\b(?i:{words})\b", text))
 
 
 def _contradicts(card: Card, game: str) -> bool:
@@ -493,3 +499,77 @@ def test_every_card_exercises_the_clauses_it_declares(game: str) -> None:
 def test_every_clause_of_section_5_is_exercised(game: str) -> None:
     declared = {clause for clauses in _declared(game).values() for clause in clauses}
     assert sorted(set(CLAUSES[game]) - declared) == []
+
+
+# ---------------------------------------------------------------------- Faction names
+
+
+def test_faction_names_become_ids_once_when_a_deck_is_loaded() -> None:
+    # a card names its Factions as printed ("British") or by id ("indians"); the
+    # loaded deck holds ids everywhere, effects and conditions included
+    raw = {
+        "game": "lod",
+        "card": [
+            {
+                "number": 1,
+                "title": "Muster Roll",
+                "factions": ["British", "indians", "French", "Patriots"],
+                "marks": {"British": "musket"},
+                "instructions": {
+                    "British": {"effective_if": {"if": "executing", "factions": ["British"]}}
+                },
+                "unshaded": {
+                    "effects": [
+                        {"op": "free", "faction": "Indians", "action": "gather"},
+                        {"op": "place", "pieces": ["tory"], "chooser": "British"},
+                    ]
+                },
+            }
+        ],
+    }
+    card = deck_from_toml(raw).card(1)
+    assert card.factions == ("british", "indians", "french", "patriots")
+    assert card.marks == {"british": "musket"}
+    assert set(card.instructions) == {"british"}
+    condition = card.instructions["british"].effective_if
+    assert isinstance(condition, fx.ExecutingFaction) and condition.factions == ("british",)
+    free, place = card.side("unshaded").effects
+    assert isinstance(free, fx.FreeAction) and free.faction == "indians"
+    assert isinstance(place, fx.Place) and place.chooser == "british"
+    assert raw["card"][0]["factions"][0] == "British"  # the input is not changed
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "toml", "path"),
+    [
+        ("factions", ["British", "Nobody"], 'factions = ["British", "Nobody"]',
+         "deck.card[0].factions[1]"),
+        ("marks", {"Nobody": "sword"}, 'marks = { Nobody = "sword" }', "deck.card[0].marks.Nobody"),
+        ("instructions", {"Nobody": {"text": "x"}}, 'instructions.Nobody = { text = "x" }',
+         "deck.card[0].instructions.Nobody"),
+    ],
+)  # fmt: skip
+def test_a_card_naming_a_faction_the_game_lacks_is_refused(
+    field: str,
+    value: Any,
+    toml: str,
+    path: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    raw = {"number": 1, "title": "Stray", "factions": ["British"], "unshaded": {"text": "x"}}
+    with pytest.raises(InputError) as refused:
+        deck_from_toml({"game": "lod", "card": [raw | {field: value}]})
+    assert refused.value.path == path
+    assert refused.value.allowed == ["British", "Patriots", "French", "Indians"]
+    # `legalis verify` on such a deck file: exit 2, one line naming the file and field
+    deck = tmp_path / "deck.toml"
+    order = "" if field == "factions" else 'factions = ["British"]\n'
+    deck.write_text(f'game = "lod"\n[[card]]\nnumber = 1\ntitle = "Stray"\n{order}{toml}\n'
+                    '[card.unshaded]\ntext = "British Resources +1."\n')  # fmt: skip
+    with pytest.raises(SystemExit) as done:
+        cli.main(["verify", str(deck)])
+    err = capsys.readouterr().err
+    assert done.value.code == 2
+    assert f"{deck}:{path}: unknown Faction 'Nobody'" in err
+    assert len(err.strip().splitlines()) == 1

@@ -124,6 +124,27 @@ def test_common_cause_war_parties_count_as_tories() -> None:
     assert used.to_json()["common_cause"] == 2
 
 
+def test_common_cause_war_parties_are_lost_as_tories() -> None:
+    # 4.2.1: War Parties used by Common Cause fight "as if they were Tories", so
+    # 3.6.7's alternation of Regulars and Tories takes them in the Tories' turn
+    state = board()
+    put(state, "Virginia", "british_regular", 2)
+    put(state, "Virginia", "war_party", 2, "active")
+    put(state, "Virginia", "continental", 4)
+    used = BattleChoice("Virginia", "british", common_cause=2)
+    # Royalist Force 2 + 2 War Parties as Tories = 4: one D3 (rolls 1); Rebellion
+    # 4 Continentals = 4: one D3 (rolls 3), no modifier (3.6.6): the British lose 3
+    result = resolve_battle(state, used, Dice(1, 3))
+    assert result.loss_levels[0] == 3
+    # a Regular (2), then a War Party in the Tories' turn (1)
+    assert removed(result.removed, "royalist") == {"british_regular": 1, "war_party": 1}
+    assert result.state.pieces("Available", "war_party") == state.available("war_party") + 1
+    # common_cause_losses="as_war_parties": War Parties only after the Regulars and Tories
+    apart = BattleOptions(common_cause_losses="as_war_parties")
+    result = resolve_battle(state, used, Dice(1, 3), apart)
+    assert removed(result.removed, "royalist") == {"british_regular": 2}
+
+
 def test_defending_chooser() -> None:
     state = board()
     put(state, "Quebec", "war_party", 1)

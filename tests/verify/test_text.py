@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import tracemalloc
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from legalis.model.coin.deck import bundled_deck
+from legalis.model.coin.deck import bundled_deck, deck_from_toml
 from legalis.model.coin.effects import Side, side_from_toml, side_to_toml
-from legalis.verify.text import Diagnostic, ParseResult, grammar_for, parse_side
+from legalis.verify.coin_findings import check_deck
+from legalis.verify.text import (
+    MAX_TEXT_LENGTH,
+    Diagnostic,
+    ParseResult,
+    grammar_for,
+    parse_side,
+)
 
 SIDES = [
     (game, card.number, name, card.title, side)
@@ -69,11 +77,11 @@ GOLDEN: list[tuple[str, str, tuple[Any, ...]]] = [
         {"op": "shift", "levels": -1,
          "where": {"filter": {"is": "type", "types": ["City"]}, "spaces": 2}})),
     ("lod", "Indians free Gather in 2 Provinces.", effects(
-        {"op": "free", "faction": "Indians", "action": "gather",
+        {"op": "free", "faction": "indians", "action": "gather",
          "where": {"filter": {"is": "type", "types": ["Colony", "Reserve"]}, "spaces": 2}})),
     ("lod", "British may remove up to 4 Militia.", effects(
         {"op": "remove", "pieces": ["militia"], "count": {"n": 4, "up_to": True},
-         "chooser": "British", "where": ANY_TOTAL})),
+         "chooser": "british", "where": ANY_TOTAL})),
     ("lod", "Until the next Winter Quarters, British may not March. (Momentum)", effects(
         {"op": "lasting", "kind": "momentum", "name": "Golden Card"})),
     ("lod", "Executing Faction places 2 Militia in Boston.", effects(
@@ -84,12 +92,12 @@ GOLDEN: list[tuple[str, str, tuple[Any, ...]]] = [
          "then": [{"op": "adjust", "track": "french_resources", "delta": 2}]})),
     ("lod", "Patriots or French execute a free Battle in one City.", effects(
         {"op": "choose", "options": [
-            [{"op": "free", "faction": "Patriots", "action": "battle",
+            [{"op": "free", "faction": "patriots", "action": "battle",
               "where": {"filter": {"is": "type", "types": ["City"]}, "spaces": 1}}],
-            [{"op": "free", "faction": "French", "action": "battle",
+            [{"op": "free", "faction": "french", "action": "battle",
               "where": {"filter": {"is": "type", "types": ["City"]}, "spaces": 1}}]]})),
     ("lod", "If Patriots or French execute this Event, FNI +1.", effects(
-        {"op": "if", "condition": {"if": "executing", "factions": ["Patriots", "French"]},
+        {"op": "if", "condition": {"if": "executing", "factions": ["patriots", "french"]},
          "then": [{"op": "adjust", "track": "fni", "delta": 1}]})),
     ("lod", "Place 1 Village in a Colony adjacent to Boston.", effects(
         {"op": "place", "pieces": ["village"],
@@ -255,3 +263,50 @@ def mutated(draw: st.DrawFn) -> str:
 @given(mutated(), st.sampled_from(["lod", "fitl"]))
 def test_mutated_sample_text_never_raises(text: str, game: str) -> None:
     check(parse_side(text, game, title="Mutant"))
+
+
+# ---------------------------------------------------------------------- long texts
+
+SENTENCE = "Place 2 Militia in each of up to 3 Colonies. "
+
+
+def peak_bytes(text: str) -> tuple[int, ParseResult]:
+    """The peak memory taken while reading ``text``, and what it reads as."""
+    parse_side("British Resources +2.", "lod")  # the parser built once, outside the count
+    tracemalloc.start()
+    try:
+        result = parse_side(text, "lod")
+        return tracemalloc.get_traced_memory()[1], result
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_text_longer_than_the_bound_is_refused_unread() -> None:
+    just_over = (SENTENCE * (MAX_TEXT_LENGTH // len(SENTENCE) + 1))[: MAX_TEXT_LENGTH + 1]
+    for text in (just_over, SENTENCE * 20_000):  # 900,000 characters
+        peak, result = peak_bytes(text)
+        assert result.effects == ()
+        (diagnostic,) = result.diagnostics
+        assert f"{len(text):,} characters long" in diagnostic.message
+        assert f"read up to {MAX_TEXT_LENGTH:,}" in diagnostic.message
+        assert (diagnostic.line, diagnostic.column) == (1, MAX_TEXT_LENGTH + 1)
+        assert peak < 2 * len(text) + 100_000  # a copy of the text at most: no parse
+
+
+def test_reading_a_text_within_the_bound_takes_memory_linear_in_its_length() -> None:
+    short, long = SENTENCE * 10, SENTENCE * 40  # 450 and 1,800 characters
+    (short_peak, short_read), (long_peak, long_read) = peak_bytes(short), peak_bytes(long)
+    assert len(short_read.effects) == 10 and len(long_read.effects) == 40
+    per_char = long_peak / len(long)
+    assert per_char < 1.5 * short_peak / len(short)
+    # the Earley chart: a few kilobytes a character, so a text at the bound stays small
+    assert per_char * MAX_TEXT_LENGTH < 40_000_000
+
+
+def test_verify_names_the_card_and_side_of_an_overlong_text() -> None:
+    deck = deck_from_toml({"game": "lod", "card": [{
+        "number": 5, "title": "Endless Orders", "factions": ["Patriots", "British"],
+        "unshaded": {"text": SENTENCE * 200}}]})  # fmt: skip
+    (finding,) = [f for f in check_deck(deck, "lod") if f.code == "text.unreadable"]
+    assert (finding.card, finding.side) == (5, "unshaded")
+    assert "read up to" in finding.message

@@ -853,3 +853,26 @@ def test_battle_without_any_special_activity() -> None:
     (battle,) = moves(done)
     assert isinstance(battle, Command) and battle.spaces == ("Norfolk", "Virginia")
     assert any(step.what == "no Skirmish or Naval Pressure possible" for step in done.trace.steps)
+
+
+def test_naval_pressure_rebellion_city_needs_rebellion_pieces_by_default() -> None:
+    # 8.4.1 NAVAL PRESSURE, "the City with the most Rebellion pieces without a Patriot
+    # Fort" (rebellion_city_needs_pieces): Blockades in Boston and Charles Town, no
+    # Rebellion piece in either, Charles Town at Active Support. By default no City
+    # meets that priority and the one with most Support loses its Blockade, every
+    # seed; with False both meet it with 0 pieces, tied, and 8.2 picks either
+    state = blockaded_board("Gage")
+    for city in ("Boston", "Charles Town"):
+        state.move_pieces(city, "Available", "militia", state.pieces(city, "militia"))
+    state.set_support("Charles Town", "active_support")
+    loose = BritishOptions(rebellion_city_needs_pieces=False)
+    by_default, read_loosely = set(), set()
+    for seed in range(12):
+        move = naval_pressure(state, None, LoggedRandom(seed), Trace())
+        assert move is not None
+        by_default.add(move.spaces)
+        move = naval_pressure(state, None, LoggedRandom(seed), Trace(), options=loose)
+        assert move is not None
+        read_loosely.add(move.spaces)
+    assert by_default == {("Charles Town",)}
+    assert read_loosely == {("Boston",), ("Charles Town",)}

@@ -132,3 +132,92 @@ def test_patriots_place_militia_in_the_space_their_question_names() -> None:
         assert played.choice == "event"
         assert played.state.pieces("Georgia", "militia", "underground") == 2
     assert decide(CoinState.new("lod"), "patriots", place).choice == "command"
+
+
+def test_french_play_an_event_granting_them_a_free_battle() -> None:
+    # 8.6: "the Event inflicts British Casualties (including a free French Battle)":
+    # French Regulars face a British Regular in Boston; the card's only effect is a
+    # free French Battle there, which the French can carry out after the Event
+    battle = card(
+        {
+            "op": "free",
+            "faction": "French",
+            "action": "battle",
+            "where": {"filter": {"is": "named", "names": ["Boston"]}, "spaces": 1},
+        }
+    )
+    state = CoinState.new("lod")
+    state.move_pieces("Available", "Boston", "french_regular", 4)
+    state.move_pieces("Available", "Boston", "british_regular", 1)
+    state.set_flag("toa_played")
+    for seed in range(6):  # every seed: the condition holds before the D6 is reached
+        played = decide(state, "french", battle, seed)
+        assert played.choice == "event"
+        assert any(s.chosen == "the Event inflicts British Casualties" for s in played.trace.steps)
+        assert played.state.free_actions[-1]["faction"] == "french"
+    # before the Treaty of Alliance no French Battle is possible (and no D6): declined
+    state.set_flag("toa_played", False)
+    assert decide(state, "french", battle).choice == "command"
+
+
+def test_british_play_an_event_granting_a_free_skirmish_or_battle() -> None:
+    # 8.4: "the Event inflicts Rebellion Casualties (including a free Skirmish or
+    # Battle)": British Regulars and Militia share Virginia
+    state = CoinState.new("lod")
+    state.move_pieces("Available", "Virginia", "british_regular", 3)
+    state.move_pieces("Available", "Virginia", "militia", 2, new_status="active")
+    for action, kind in (("skirmish", "special_activity"), ("battle", "command")):
+        grant = card(
+            {
+                "op": "free",
+                "faction": "British",
+                "action": action,
+                "kind": kind,
+                "where": VIRGINIA | {"spaces": 1},
+            }
+        )
+        played = decide(state, "british", grant)
+        assert played.choice == "event", action
+        assert any(
+            s.chosen == "the Event inflicts Rebellion Casualties" for s in played.trace.steps
+        )
+        # with no Rebellion piece to strike the grant inflicts nothing: declined
+        empty = CoinState.new("lod")
+        empty.move_pieces("Available", "Virginia", "british_regular", 3)
+        assert decide(empty, "british", grant).choice == "command", action
+
+
+def test_indians_play_an_event_granting_a_free_gather() -> None:
+    # 8.7: "the Event places at least one Indian Village or grants a free Gather"
+    gather = card({"op": "free", "faction": "Indians", "action": "gather"})
+    march = card({"op": "free", "faction": "Indians", "action": "march"})
+    state = CoinState.new("lod")
+    played = decide(state, "indians", gather)
+    assert played.choice == "event"
+    assert any(
+        s.chosen == "the Event places a Village or grants a free Gather" for s in played.trace.steps
+    )
+    assert decide(state, "indians", march).choice == "command"  # no condition holds
+
+
+def test_indians_place_the_village_where_war_parties_already_are() -> None:
+    # 8.7: "(If so, place the Village in a space that already has War Parties if
+    # possible.)": of the four Reserves only Southwest holds War Parties; every seed
+    # puts the Village there, and with none anywhere the Village still goes somewhere
+    reserve = {"filter": {"is": "type", "types": ["Reserve"]}, "spaces": 1}
+    village = card({"op": "place", "pieces": ["village"], "count": 1, "where": reserve})
+    state = CoinState.new("lod")
+    state.move_pieces("Available", "Southwest", "war_party", 2)
+    for seed in range(10):
+        played = decide(state, "indians", village, seed)
+        assert played.choice == "event"
+        assert played.state.pieces("Southwest", "village") == 1, seed
+    anywhere = decide(CoinState.new("lod"), "indians", village)
+    assert anywhere.choice == "event"
+    assert (
+        sum(
+            anywhere.state.pieces(s, "village")
+            for s in ("Quebec", "Northwest", "Southwest", "Florida")
+        )
+        == 1
+    )

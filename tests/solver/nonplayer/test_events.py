@@ -278,3 +278,75 @@ def test_a_choice_of_whom_to_harm_follows_8_3_5() -> None:
             3,
             5,
         )
+
+
+def test_a_choice_of_free_actions_for_different_factions_follows_8_3_5() -> None:
+    # 8.3.5: "a choice of who gets Event benefits (such as ... free Commands)": the
+    # executing Faction first. The card offers the British or the Indians a free
+    # March; the Indians executing it take their own, the British theirs
+    grant = _either(
+        {"op": "free", "faction": "British", "action": "march"},
+        {"op": "free", "faction": "Indians", "action": "march"},
+    )
+    state = CoinState.new("lod")
+    for faction in ("indians", "british"):
+        for seed in range(3):
+            done = nonplayer_event(state, grant, faction, LoggedRandom(seed))
+            assert done.choice == "event"
+            assert [a["faction"] for a in done.state.free_actions] == [faction]
+            assert any(step.rule == "8.3.5" for step in done.trace.steps)
+
+
+def test_event_placement_as_far_as_availability_allows() -> None:
+    # 8.3.4: place "as many pieces (per 8.1.2) as Events, availability (1.4.1), and
+    # stacking (1.4.2) allow": "up to 3 Tories in each of up to 2 Colonies" places
+    # all 6 for the British, and only the 4 Available when 4 are left
+    tories = card(
+        51,
+        unshaded={
+            "effects": [
+                {
+                    "op": "place",
+                    "pieces": ["tory"],
+                    "count": {"n": 3, "up_to": True},
+                    "where": {
+                        "filter": {"is": "type", "types": ["Colony"]},
+                        "spaces": 2,
+                        "up_to": True,
+                    },
+                }
+            ]
+        },
+    )
+    colonies = CoinState.new("lod").rules.map.of_type("Colony")
+    state = CoinState.new("lod")
+    full = nonplayer_event(state, tories, "british", LoggedRandom(0))
+    assert sum(full.state.pieces(c, "tory") for c in colonies) == 6
+    assert sorted(
+        full.state.pieces(c, "tory") for c in colonies if full.state.pieces(c, "tory")
+    ) == [3, 3]
+    state.move_pieces("Available", "Casualties", "tory", state.available("tory") - 4)
+    short = nonplayer_event(state, tories, "british", LoggedRandom(0))
+    assert sum(short.state.pieces(c, "tory") for c in colonies) == 4
+    assert short.state.available("tory") == 0
+
+
+def test_an_event_choice_no_other_rule_covers_is_random() -> None:
+    # 8.3.8: a choice not covered by 8.3.1-8.3.7 is made at random. Shifting Virginia
+    # or Georgia toward Support helps no Faction in particular (8.3.5 names none):
+    # a die decides, traced under 8.3.8, and each seed replays its pick
+    either = _either(
+        {"op": "shift", "levels": 1, "where": {"filter": {"is": "named", "names": ["Virginia"]}}},
+        {"op": "shift", "levels": 1, "where": {"filter": {"is": "named", "names": ["Georgia"]}}},
+    )
+    state = CoinState.new("lod")
+    picked = set()
+    for seed in range(12):
+        done = nonplayer_event(state, either, "british", LoggedRandom(seed))
+        (step,) = [s for s in done.trace.steps if s.rule == "8.3.8"]
+        shifted = "Virginia" if done.state.support("Virginia") != "neutral" else "Georgia"
+        assert shifted == ("Virginia", "Georgia")[step.chosen]
+        picked.add(shifted)
+        again = nonplayer_event(state, either, "british", LoggedRandom(seed))
+        assert again.state == done.state and again.trace.to_json() == done.trace.to_json()
+    assert picked == {"Virginia", "Georgia"}

@@ -750,3 +750,38 @@ def test_steps_are_turn_steps() -> None:
     done = context(battle_board())
     french_command(done)
     assert all(isinstance(step, TurnStep) for step in done.steps)
+
+
+def test_battle_patriots_join_where_continentals_are_or_with_any_unit() -> None:
+    # 8.6.6 "including Continentals if possible" (patriots_join): 2 French Regulars
+    # and 4 Active Militia against 2 British Regulars and a Tory. Alone the French
+    # have 2 + 1 (half Regulars) = 3 against 3 + 1 = 4; with the Patriots' Militia
+    # (4 Active count 2, 3.6.3) 5 > 4. "continentals" (default): no Continental, no
+    # Patriots, no Battle (March instead); "any_unit": the Patriots join and pay
+    state = board()
+    put(state, "Virginia", "french_regular", 2)
+    put(state, "Virginia", "militia", 4, "active")
+    put(state, "Virginia", "british_regular", 2)
+    put(state, "Virginia", "tory", 1)
+    assert battle_box(context(state), FrenchOptions()) == "march"
+    done = context(state)
+    assert battle_box(done, FrenchOptions(patriots_join="any_unit")) is None
+    battle = done.steps[0].move
+    assert isinstance(battle, Command) and battle.allied == ("Virginia",)
+
+
+def test_battle_overflow_shifts_go_next_door_unless_the_option_says_none() -> None:
+    # 8.6.6 with 3.6.8 (overflow_shifts): the Rebellion Wins the Day in Virginia,
+    # already at Active Opposition, so its one shift cannot be taken there. By
+    # default the Patriots put it in an adjacent space (most Support, then highest
+    # Population: Maryland-Delaware); with overflow_shifts=False it is unused
+    state = battle_board()
+    state.set_support("Virginia", "active_opposition")
+    done = context(state)
+    assert battle_box(done, FrenchOptions()) is None
+    assert done.state.support("Maryland-Delaware") == "passive_opposition"
+    kept = context(state.copy())
+    assert battle_box(kept, FrenchOptions(overflow_shifts=False)) is None
+    adjacent = state.rules.map.adjacent("Virginia")
+    assert all(kept.state.support(x) == state.support(x) for x in adjacent)
+    assert any("shift(s) unused" in line for step in kept.steps for line in step.log)

@@ -602,6 +602,25 @@ def test_scout_skirmish_is_followed_by_war_path() -> None:
     assert names == [("indians", "scout"), ("british", "skirmish"), ("indians", "war_path")]
 
 
+def test_war_path_with_no_resources_when_trade_is_not_possible() -> None:
+    # 8.7.1 WAR PATH "If Indian Resources are 0, execute Trade instead if possible.
+    # Otherwise ..." (war_path_when_broke): the Scout spends the last Indian
+    # Resource and no Underground War Party stands at a Village, so no Trade. By
+    # default War Path follows (Pennsylvania); with False no Special Activity
+    state = scout_board()
+    put(state, "New Jersey", "patriot_fort", 1)
+    put(state, "Pennsylvania", "war_party", 1, "underground")
+    put(state, "Pennsylvania", "militia", 1)
+    state.set_track("indians_resources", 1)
+    done = context(state)
+    assert scout_box(done, IndiansOptions()) is None
+    assert done.state.track("indians_resources") == 0
+    assert [m.name for m in moves(done)] == ["scout", "skirmish", "war_path"]
+    done = context(state)
+    assert scout_box(done, IndiansOptions(war_path_when_broke=False)) is None
+    assert [m.name for m in moves(done)] == ["scout", "skirmish"]
+
+
 def test_scout_to_remove_rebellion_control() -> None:
     # 8.7.4 third priority: New Jersey is Rebellion Controlled by 2 Militia; 3
     # Regulars, a Tory and a War Party end it (other destinations: no priority)

@@ -10,6 +10,7 @@ from legalis.model.lod.commands import Command
 from legalis.solver.nonplayer.british import british_command
 from legalis.solver.nonplayer.flowchart import TurnContext, replay_turn
 from legalis.solver.nonplayer.leaders import follow_largest_groups
+from legalis.solver.nonplayer.patriots import march_box as patriots_march_box
 from legalis.solver.nonplayer.trace import Trace
 
 
@@ -90,3 +91,22 @@ def test_the_flowchart_moves_the_leader_with_its_command() -> None:
     )
     assert groups[destination] == max(groups.values()) >= stay
     assert replay_turn(state, context.finish()) == context.state
+
+
+def test_washington_follows_the_patriot_march() -> None:
+    # 8.1 Non-player Leader Movement applies to the Patriot March (8.5.4) as to every
+    # Command: 3 of Washington's 4 Continentals March out of Virginia (one stays to
+    # keep a unit in a space not at Active Opposition), and he goes with the 3
+    state = CoinState.new("lod")
+    state.set_track("patriots_resources", 5)
+    state.set_leader("Washington", "Virginia")
+    state.move_pieces("Available", "Virginia", "continental", 4)
+    state.move_pieces("Available", "North Carolina", "tory", 2)
+    context = TurnContext(state, "patriots", LoggedRandom(0))
+    patriots_march_box(context)
+    (command,) = [s.move for s in context.steps if isinstance(s.move, Command)]
+    ((start, destination, piece, n),) = command.moves
+    assert (start, piece, n) == ("Virginia", "continental", 3)
+    assert command.leaders == (("Washington", destination),)
+    assert context.state.leader("Washington") == destination
+    assert any(step.rule == "8.1" for step in context.trace.steps)

@@ -13,6 +13,7 @@ from legalis.model.lod.commands import Command, command_view
 from legalis.solver.nonplayer.sequence import (
     CommandScope,
     ResourcePurse,
+    SequenceOptions,
     command_scope,
     first_affordable,
     involves_leader,
@@ -31,8 +32,6 @@ def test_treaty_needs_a_score_over_15_eligibility_and_no_winter_quarters() -> No
     state.set_track("cbc", 2 * (15 - regulars))  # exactly 15: not enough
     assert treaty_score(state) == 15
     assert not plays_treaty(state, eligible=True, winter_quarters_showing=False)
-    state.set_track("cbc", 2 * (15 - regulars) + 1)  # half rounds down: still 15
-    assert not plays_treaty(state, eligible=True, winter_quarters_showing=False)
     state.move_marker("Unavailable", "West Indies", "blockade")  # a Squadron: 16
     trace = Trace()
     assert plays_treaty(state, eligible=True, winter_quarters_showing=False, trace=trace)
@@ -41,6 +40,20 @@ def test_treaty_needs_a_score_over_15_eligibility_and_no_winter_quarters() -> No
     assert not plays_treaty(state, eligible=True, winter_quarters_showing=True)
     state.set_flag("toa_played")
     assert not plays_treaty(state, eligible=True, winter_quarters_showing=False)
+
+
+def test_treaty_half_of_an_odd_cbc_counts_unless_rounded_down() -> None:
+    # 8.1: "half of Cumulative British Casualties": an odd CBC adds a half, and
+    # 15.5 exceeds 15 (treaty_half_rounding="none", the text); "down" floors it to 15
+    state = CoinState.new("lod")
+    state.set_track("cbc", 2 * (15 - state.available("french_regular")) + 1)
+    trace = Trace()
+    assert treaty_score(state) == 15.5
+    assert plays_treaty(state, eligible=True, winter_quarters_showing=False, trace=trace)
+    assert "score 15.5" in trace.steps[0].what
+    floored = SequenceOptions(treaty_half_rounding="down")
+    assert treaty_score(state, floored) == 15
+    assert not plays_treaty(state, eligible=True, winter_quarters_showing=False, options=floored)
 
 
 def test_leader_follows_the_largest_group_random_among_equals() -> None:
