@@ -4,7 +4,7 @@ Areas the next placement may reach ringed in red. Saved as SVG."""
 
 from __future__ import annotations
 
-from pathlib import Path
+import io
 from typing import Any
 
 import matplotlib
@@ -47,8 +47,8 @@ def spread_summary(state: EuState, spread: str) -> dict[str, Any]:
     }
 
 
-def draw_spread(state: EuState, out: Path, spread: str = "religion") -> dict[str, Any]:
-    """Draw the map to ``out`` (SVG); returns :func:`spread_summary`."""
+def draw_spread(state: EuState, spread: str = "religion") -> tuple[str, dict[str, Any]]:
+    """The map drawn as SVG text, and its :func:`spread_summary`."""
     summary = spread_summary(state, spread)
     G = state.map.graph
     areas = sorted(state.map.areas)
@@ -94,7 +94,8 @@ def draw_spread(state: EuState, out: Path, spread: str = "religion") -> dict[str
                     fontsize=7)  # fmt: skip
     ax.set_title(f"16.5 spread of {summary['spread']}: red rings = reachable Areas")
     ax.set_axis_off()
+    drawing = io.StringIO()
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "legalis"}):
-        fig.savefig(out, format="svg", metadata={"Date": None})
+        fig.savefig(drawing, format="svg", metadata={"Date": None})
     plt.close(fig)
-    return summary
+    return drawing.getvalue(), summary

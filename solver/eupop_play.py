@@ -36,6 +36,7 @@ from legalis.model.core.views import ListView, MoveView, RandomSource, Refusal, 
 from legalis.model.errors import IllegalMoveError, InputError
 from legalis.model.eupop import effects as fx
 from legalis.model.eupop import religion, secondary
+from legalis.model.eupop.arguments import check_amount, check_effect_names, check_names
 from legalis.model.eupop.events import (
     Alliance,
     ChooseAB,
@@ -399,6 +400,7 @@ def resolve_event(
     """Resolve an Event: its main text's ``effects`` in order, "you" being the Active
     player, then its ``symbols`` left to right (16.5); a new state."""
     active = require_active(state)
+    check_effect_names(state, effects)
     run = _Run(log, rng, options or PlayOptions(), choose)
     state = run.effects(state, active, effects)
     return resolve_card_symbols(
@@ -540,15 +542,23 @@ def effect_view(
     options: PlayOptions | None = None,
 ) -> tuple[MoveView[Any], type | None]:
     """The legal choices of one effect (16.3) or symbol (16.5) for ``player``, and the
-    type its moves have (None: plain JSON values)."""
+    type its moves have (None: plain JSON values). The player, the amount and every
+    name are checked against the state first (:mod:`legalis.model.eupop.arguments`):
+    an unknown one is an :class:`InputError` naming the allowed values."""
     options = options or PlayOptions()
     if effect not in EFFECTS:
         raise InputError(f"unknown effect {effect!r}", path="--effect", allowed=EFFECTS)
     needs_player = effect in EFFECTS[:8] or effect in (
         "native-uprising", "lost-at-sea", "disloyal-vassals")  # fmt: skip
-    if needs_player and player not in state.players:
+    if (needs_player or player is not None) and player not in state.players:
         raise InputError(f"unknown player {player!r}", path="--player", allowed=state.players)
     who = player or ""
+    if amount is not None:
+        check_amount(amount, "--amount")
+    check_names(state, "area", areas, "--areas")
+    check_names(state, "realm", targets, "--targets")
+    check_names(state, "province", provinces, "--provinces")
+    check_names(state, "sea" if ships else "area", places, "--places")
     if effect == "influence":
         return views.influence_view(state, who, _need(amount, "amount"), _need(areas, "areas"),
                                     options.effects), fx.PlaceInfluence  # fmt: skip
@@ -581,8 +591,12 @@ def effect_view(
     if effect == "disloyal-vassals":
         return secondary.disloyal_moves(state, who), None
     if effect == "dnpr-expansion":
-        return secondary.expansion_moves(state, _need(colour, "colour"),
-                                         options.secondary), secondary.Expansion  # fmt: skip
+        colours = sorted({r.color for r in state.realms.values() if r.kind == "dnpr" and r.color})
+        wanted: str = _need(colour, "colour")
+        if wanted not in colours:
+            raise InputError(f"no DNPR of colour {wanted!r} in the state", path="--colour",
+                             allowed=colours)  # fmt: skip
+        return secondary.expansion_moves(state, wanted, options.secondary), secondary.Expansion
     kind: religion.Kind = "religion" if effect == "spread-religion" else "revolution"
     progress = religion.SpreadProgress(kind, options=options.spread)
     return religion.spread_moves(state, progress), religion.Placement

@@ -28,8 +28,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
+from legalis.model.core.options import read_options, settable
 from legalis.model.core.views import RandomSource
 from legalis.model.errors import IllegalMoveError, InputError
 from legalis.model.eupop.events import AGES, Catalogue, Symbol, read_toml
@@ -68,7 +69,8 @@ FACE_UP_REVEAL_MORE = 4  # Optional Rule 7: "reveal the first 4 Events instead o
 REVEAL_MORE_PLAYERS = 6  # Optional Rule 7: "in games with 6 players"
 RULER_COST = 2  # 16.4: "may pay 2 a to appoint the Ruler"
 # Optional Rule 6 with an odd number of cards: which stack gets the extra one.
-ODD_X_CARD = ("first_half", "second_half", "random")
+OddXCard = Literal["first_half", "second_half", "random"]
+ODD_X_CARD: tuple[OddXCard, ...] = get_args(OddXCard)
 PREPARING = "16 Preparing Event Decks"
 OPTIONAL_6 = "Optional Rule 6"
 
@@ -344,10 +346,21 @@ class EventDeck:
 
 @dataclass(frozen=True, slots=True)
 class DeckOptions:
-    """The rule options of deck preparation."""
+    """The rule options of deck preparation: ``randomize_x`` (Optional Rule 6) and
+    ``odd_x_card`` (``docs/rules-questions.md``).
+
+    >>> DeckOptions.from_json({"randomize_x": "true", "odd_x_card": "random"})
+    DeckOptions(randomize_x=True, odd_x_card='random')
+    """
 
     randomize_x: bool = False
-    odd_x_card: str = "first_half"
+    odd_x_card: OddXCard = "first_half"
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any] | None, *, path: str = "options") -> DeckOptions:
+        """The options named in ``raw`` (name to value, values also as text), the rest
+        at their defaults; an unknown name or value is an :class:`InputError`."""
+        return read_options(cls(), raw, path=path, groups=dict.fromkeys(settable(cls), ""))
 
 
 def new_deck(
@@ -526,13 +539,13 @@ def deck_document(
     seed: int,
     *,
     ages: Sequence[int] | None = None,
-    randomize_x: bool = False,
+    options: DeckOptions = DeckOptions(),
     players: int | None = None,
 ) -> tuple[dict[str, Any], list[Problem]]:
     """The prepared deck of each of ``ages`` (default: all the scenario's) from
-    ``seed``, the first display (16.2) for ``players`` players (default: one per
-    Realm of the scenario), and the deck's problems (16.1). With problems, no deck
-    is prepared: the document holds the problems only.
+    ``seed`` and the deck ``options``, the first display (16.2) for ``players``
+    players (default: one per Realm of the scenario), and the deck's problems
+    (16.1). With problems, no deck is prepared: the document holds the problems only.
 
     >>> from legalis.model.eupop.events import load_catalogue
     >>> body, problems = deck_document(load_scenario("three_crowns"), load_catalogue(), 1)
@@ -548,7 +561,8 @@ def deck_document(
     if problems:
         return body, problems
     rng = LoggedRandom(seed)
-    decks = [prepare_age(scenario, catalogue, a, rng, randomize_x=randomize_x) for a in chosen]
+    decks = [prepare_age(scenario, catalogue, a, rng, randomize_x=options.randomize_x,
+                         odd_x_card=options.odd_x_card) for a in chosen]  # fmt: skip
     count = players if players is not None else len(scenario.realms)
     names = [*scenario.realms, *(f"player{n}" for n in range(len(scenario.realms), count))]
     display, _ = draw_display(EventDeck(decks[0].age, decks[0].cards, ()), names[:count])

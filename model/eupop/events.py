@@ -16,14 +16,15 @@ EventId(text='11A-1', kind='A', age=1, group=1, number=1, realm_code=None)
 
 from __future__ import annotations
 
+import json
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
+from legalis.model.core.documents import parse_toml, read_document
 from legalis.model.errors import InputError
 
 __all__ = [
@@ -238,7 +239,8 @@ class Condition:
     value: bool | int | str
 
     def describe(self) -> str:
-        return f"{self.kind} = {self.value!r}"
+        """The condition as its TOML reads: ``at_peace = true``, ``owns = "Paris"``."""
+        return f"{self.kind} = {json.dumps(self.value)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -581,17 +583,10 @@ def catalogue_from_data(data: Mapping[str, Any], *, source: str | None = None) -
 
 def read_toml(path: Path | None, bundled: str) -> tuple[dict[str, Any], str]:
     """Read a TOML file (or a bundled one by name): its data and the name to cite."""
-    try:
-        if path is None:
-            text = resources.files("legalis.model.eupop").joinpath(bundled).read_text("utf-8")
-            return tomllib.loads(text), bundled
-        return tomllib.loads(Path(path).read_text(encoding="utf-8")), str(path)
-    except FileNotFoundError as error:
-        raise InputError("no such file", source=str(path or bundled)) from error
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"cannot read: {error}", source=str(path or bundled)) from error
-    except tomllib.TOMLDecodeError as error:
-        raise InputError(f"bad TOML: {error}", source=str(path or bundled)) from error
+    if path is not None:
+        return read_document(path, "toml"), str(path)
+    text = resources.files("legalis.model.eupop").joinpath(bundled).read_text("utf-8")
+    return parse_toml(text, source=bundled), bundled
 
 
 def load_catalogue(path: Path | None = None) -> Catalogue:

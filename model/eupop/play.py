@@ -22,16 +22,17 @@ False
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from legalis.model.core.options import read_options, settable
 from legalis.model.core.views import ListView, RandomSource
 from legalis.model.errors import InputError
 from legalis.model.eupop import religion, secondary
 from legalis.model.eupop.effects import DEFAULT, EffectOptions
 from legalis.model.eupop.events import Condition, Symbol
-from legalis.model.eupop.resolution import ResolutionLog
+from legalis.model.eupop.resolution import ResolutionLog, readable
 from legalis.model.eupop.state import EuState
 
 __all__ = [
@@ -45,6 +46,7 @@ __all__ = [
     "require_active",
     "resolve_card_symbols",
     "secondary_symbol",
+    "state_changes",
 ]
 
 GENERAL = "16.3 General Event guidelines"
@@ -91,6 +93,40 @@ class PlayOptions:
     effects: EffectOptions = DEFAULT
     secondary: secondary.SecondaryOptions = field(default_factory=secondary.SecondaryOptions)
     spread: religion.SpreadOptions = field(default_factory=religion.SpreadOptions)
+
+    @classmethod
+    def names(cls) -> dict[str, str]:
+        """Each option settable by name and the field holding its option class (``""``:
+        this one); the hooks holding functions (``marriage_eligible``, ``dow_allowed``,
+        ``rebel_die_outcome``) are set from Python only.
+
+        >>> PlayOptions.names()["cardinal_tie"], PlayOptions.names()["ab_met"]
+        ('secondary', '')
+        """
+        defaults = cls()
+        held = [(f.name, getattr(defaults, f.name)) for f in dataclasses.fields(cls)]
+        return {
+            **dict.fromkeys(settable(cls), ""),
+            **{
+                name: group
+                for group, options in held
+                if dataclasses.is_dataclass(options)
+                for name in settable(type(options))
+            },
+        }
+
+    @classmethod
+    def from_json(cls, raw: Mapping[str, Any] | None, *, path: str = "options") -> PlayOptions:
+        """The options named in ``raw`` (one flat name to value, as the CLI's ``--option``
+        and the API's ``options`` give them; values also as text), the rest at their
+        defaults; an unknown name or value is an :class:`InputError` listing the
+        allowed ones.
+
+        >>> chosen = PlayOptions.from_json({"ab_default": "B", "units_split": "true"})
+        >>> chosen.ab_default, chosen.effects.units_split
+        ('B', True)
+        """
+        return read_options(cls(), raw, path=path, groups=cls.names())
 
 
 def require_active(state: EuState) -> str:
@@ -198,3 +234,24 @@ def jsonable(value: Any) -> Any:
 def log_json(log: ResolutionLog) -> list[dict[str, Any]]:
     """The log's decisions as JSON, moves included."""
     return [jsonable(entry) for entry in log.to_json()]
+
+
+def state_changes(before: EuState, after: EuState) -> list[str]:
+    """What a resolution changed, one line per changed field: its path, the old value
+    and the new one (as :func:`~legalis.model.eupop.resolution.readable` text).
+
+    >>> from legalis.model.eupop.state import small_state
+    >>> after = small_state()
+    >>> after.areas["saxony"].g.append("france")
+    >>> state_changes(small_state(), after)
+    ['areas.saxony.g: none -> france']
+    """
+    return list(_changes(before.to_json(), after.to_json(), ""))
+
+
+def _changes(old: Any, new: Any, path: str) -> Iterator[str]:
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in [*old, *(key for key in new if key not in old)]:
+            yield from _changes(old.get(key), new.get(key), f"{path}.{key}" if path else key)
+    elif old != new:
+        yield f"{path}: {readable(old)} -> {readable(new)}"

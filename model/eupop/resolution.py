@@ -10,15 +10,52 @@ a seeded run replays exactly.
 >>> log = ResolutionLog()
 >>> log.decide("16.5 Pirates", "most Merchants", ["baltic", "north_sea"], "baltic")
 >>> print(log.lines()[0])
-16.5 Pirates: baltic (most Merchants; from baltic, north_sea)
+16.5 Pirates: baltic (most Merchants; from baltic; north_sea)
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Decision", "ResolutionLog"]
+__all__ = ["Decision", "ResolutionLog", "readable"]
+
+
+def readable(value: Any) -> str:
+    """A logged value (a move as JSON, a name, a number) as short text for people:
+    a table's fields as ``name value``, lists comma-separated, pairs joined by a
+    space; a true flag is its name; empty and false fields left out; ``None`` is
+    ``nothing``.
+
+    >>> readable({"placed": [["saxony", 2]], "discards": []})
+    'placed saxony 2'
+    >>> readable({"target": "saxony_realm", "take_back": None})
+    'target saxony_realm'
+    >>> readable({"province": "Holstein", "vassal": True}), readable({"stop": True})
+    ('province Holstein, vassal', 'stop')
+    >>> readable(["england", "castile"]), readable(None), readable(True)
+    ('england, castile', 'nothing', 'yes')
+    """
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dict):
+        shown = {
+            key: item
+            for key, item in value.items()
+            if item is not None and item is not False and item not in ([], (), {})
+        }
+        fields = [key if item is True else f"{key} {readable(item)}" for key, item in shown.items()]
+        return ", ".join(fields) or "nothing"
+    if isinstance(value, list | tuple):
+        if value and all(isinstance(item, list | tuple) for item in value):
+            return ", ".join(" ".join(readable(part) for part in item) for item in value)
+        return ", ".join(readable(item) for item in value) or "none"
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return readable({f.name: getattr(value, f.name) for f in dataclasses.fields(value)})
+    return str(value)
 
 
 @dataclass(frozen=True)
@@ -50,10 +87,13 @@ class ResolutionLog:
         self.decisions.append(Decision(rule, decided_by, tuple(candidates), chosen))
 
     def lines(self) -> list[str]:
-        return [
-            f"{d.rule}: {d.chosen} ({d.decided_by}; from {', '.join(map(str, d.candidates))})"
-            for d in self.decisions
-        ]
+        """Each decision as a line for people: the rule, what was taken, what decided
+        it and the candidates, values written as :func:`readable` text."""
+        lines = []
+        for d in self.decisions:
+            shown = "; ".join(readable(candidate) for candidate in d.candidates) or "none"
+            lines.append(f"{d.rule}: {readable(d.chosen)} ({d.decided_by}; from {shown})")
+        return lines
 
     def to_json(self) -> list[dict[str, Any]]:
         return [decision.to_json() for decision in self.decisions]

@@ -18,7 +18,7 @@ are :class:`SecondaryOptions` fields, recorded in ``docs/rules-questions.md``
 >>> log = ResolutionLog()
 >>> new = resolve_symbols(state, [Symbol("cardinal_dies")], log=log)
 >>> new == state, log.lines()
-(True, ['16.5 Cardinal Dies: None (no C but Roma in the Curia; from )'])
+(True, ['16.5 Cardinal Dies: nothing (no C but Roma in the Curia; from none)'])
 """
 
 from __future__ import annotations
@@ -292,7 +292,7 @@ def _auto_native(
     towns = _distant_towns(state, player)
     ignore = options.native_ignore if player == state.active else None
     town = None if ignore == "unrest" or not towns else towns[0]
-    log.decide(NATIVE, f"{player}: first Distant t alphabetically; ignores {ignore}",
+    log.decide(NATIVE, f"{player}: first Distant t alphabetically; ignores {ignore or 'nothing'}",
                towns, town)  # fmt: skip
     return NativeChoice(town, ignore)
 

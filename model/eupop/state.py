@@ -36,7 +36,18 @@ from legalis.model.eupop.mapdata import EuMap, load_map
 from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, ValidationError
 
 __all__ = [
+    "MAX_COLONISTS",
+    "MAX_CURIA",
+    "MAX_LAND_UNITS",
+    "MAX_MARKERS",
+    "MAX_PIRATES",
+    "MAX_REBELS",
+    "MAX_REVOLUTIONARY",
+    "MAX_SHIPS",
+    "MAX_TAX",
+    "PIECE_RULE",
     "SMALL_STATE",
+    "STABILITY_RANGE",
     "AreaState",
     "Character",
     "EuState",
@@ -59,6 +70,22 @@ RealmStatus = Literal["independent", "vassal", "annexed"]
 INFLUENCE_PER_AREA = 5  # 16.3 Gain/place Influence: "the 5 I per Area limit"
 G_PER_AREA = 1  # 16.3 Gain G: "You can only have 1 G in each Area"
 MAX_MERCHANTS = 3  # 16.3 Gain Merchant: a third only when you have exactly two
+
+# How many pieces of each kind a state may hold. Chapter 16 gives the caps above; it
+# does not count the pieces in the box, so these bounds are the project's reading
+# (docs/rules-questions.md, "EU:PoP state limits"): above anything a game reaches,
+# and low enough that a state cannot ask for absurd work.
+PIECE_RULE = "legalis piece bound (chapter 16 gives no piece counts)"
+MAX_LAND_UNITS = 40  # a PR's Regular Land Units: Available, Manpower, Casualties, deployed
+MAX_SHIPS = 20  # a PR's Ships on the map
+MAX_REBELS = 30  # Rebels (?) on the map, all Provinces together
+MAX_PIRATES = 10  # Pirate Ships on the Trade Nodes, all together
+MAX_MARKERS = 10  # one PR's available A markers, and its available M markers
+MAX_COLONISTS = 10  # one PR's Colonist Pool
+MAX_TAX = 10  # a Province's Tax Value
+STABILITY_RANGE = (-3, 3)  # a PR's Stability track
+MAX_REVOLUTIONARY = 20  # available ^ tokens
+MAX_CURIA = 12  # C in the Papal Curia, Roma's included
 
 
 class _Closed(BaseModel):
@@ -335,6 +362,16 @@ class EuState(_Closed):
         for sea, _mark in self.sea_marks.items():
             if sea not in map_.seas:
                 yield f"sea_marks.{sea}", "not a Sea Zone of the map"
+        for player, seas in self.friendly_ports.items():
+            if player not in self.players:
+                yield f"friendly_ports.{player}", "not a player"
+            for sea in seas:
+                if sea not in map_.seas:
+                    yield f"friendly_ports.{player}", f"unknown Sea Zone {sea!r}"
+        for name, realm in realms.items():
+            for core in realm.core_provinces:
+                if not map_.has_province(core):
+                    yield f"realms.{name}.core_provinces", f"unknown Province {core!r}"
         for owner in self.curia:
             if owner != "roma" and owner not in self.players:
                 yield "curia", f"{owner!r} is neither Roma nor a player"
@@ -379,6 +416,53 @@ class EuState(_Closed):
             for player, count in trade.merchants.items():
                 if player not in self.players or count < 0:
                     yield f"trade_nodes.{node}.merchants.{player}", "not a player, or negative"
+        yield from self._piece_problems()
+
+    def _piece_problems(self) -> Iterator[tuple[str, str]]:
+        """Every count above its limit, with the limit and the rule it rests on."""
+
+        def over(count: int, limit: int, what: str, rule: str = PIECE_RULE) -> str:
+            return f"{count} {what}: at most {limit} ({rule})"
+
+        merchant_rule = "16.3 Gain Merchant: at most 3 Merchants"
+        for name, realm in self.realms.items():
+            where = f"realms.{name}"
+            land = sum(self.land_units.get(name, {}).values())
+            held = realm.units_available + realm.manpower + realm.casualties + land
+            if held > MAX_LAND_UNITS:
+                yield where, over(held, MAX_LAND_UNITS, "Regular Land Units (Available, "
+                                  "Manpower Reserve, Casualties and deployed)")  # fmt: skip
+            ships = sum(self.ships.get(name, {}).values())
+            if ships > MAX_SHIPS:
+                yield f"ships.{name}", over(ships, MAX_SHIPS, "Ships")
+            for field in ("alliance_markers", "marriage_markers"):
+                if getattr(realm, field) > MAX_MARKERS:
+                    yield f"{where}.{field}", over(getattr(realm, field), MAX_MARKERS, "markers")
+            if realm.colonists > MAX_COLONISTS:
+                yield f"{where}.colonists", over(realm.colonists, MAX_COLONISTS, "Colonists")
+            low, high = STABILITY_RANGE
+            if not low <= realm.stability <= high:
+                range_text = f"from {low} to {high} ({PIECE_RULE})"
+                yield f"{where}.stability", f"Stability {realm.stability}: {range_text}"
+        for player in self.players:
+            placed = sum(node.merchants.get(player, 0) for node in self.trade_nodes.values())
+            if placed > MAX_MERCHANTS:
+                yield "trade_nodes", over(placed, MAX_MERCHANTS, f"Merchants of {player} on "
+                                          "Trade Nodes", merchant_rule)  # fmt: skip
+        rebels = sum(province.rebels for province in self.provinces.values())
+        if rebels > MAX_REBELS:
+            yield "provinces", over(rebels, MAX_REBELS, "Rebels on the map")
+        for name, province in self.provinces.items():
+            if province.tax > MAX_TAX:
+                yield f"provinces.{name}.tax", over(province.tax, MAX_TAX, "Tax Value")
+        pirates = sum(node.pirates for node in self.trade_nodes.values())
+        if pirates > MAX_PIRATES:
+            yield "trade_nodes", over(pirates, MAX_PIRATES, "Pirate Ships")
+        if self.revolutionary_tokens > MAX_REVOLUTIONARY:
+            yield "revolutionary_tokens", over(self.revolutionary_tokens, MAX_REVOLUTIONARY,
+                                               "^ tokens")  # fmt: skip
+        if len(self.curia) > MAX_CURIA:
+            yield "curia", over(len(self.curia), MAX_CURIA, "C in the Papal Curia")
 
 
 def state_from_json(raw: Any, *, source: str | None = None) -> EuState:

@@ -122,7 +122,7 @@ def test_bad_scenario_files_are_input_errors(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r"age\.1\.x\[0\]\.half"):
         load_scenario(bad)
     bad.write_text("name = ")
-    with pytest.raises(InputError, match="bad TOML"):
+    with pytest.raises(InputError, match="not valid TOML"):
         load_scenario(bad)
 
 

@@ -191,3 +191,47 @@ def test_or_is_inclusive_several_items_may_be_taken() -> None:
     stopped = replay(rich, effects, (), choices=[1, 2], seed=0)
     assert stopped.pending is None and stopped.state is not None
     assert stopped.state.realms["npr_b"].ally is None
+
+
+@pytest.mark.parametrize(
+    ("arguments", "path", "allowed"),
+    [
+        ({"effect": "influence", "amount": -5, "areas": ["saxony"]}, "--amount", "1..20"),
+        ({"effect": "influence", "amount": 21, "areas": ["saxony"]}, "--amount", "1..20"),
+        ({"effect": "influence", "amount": 1, "areas": ["saxony", "atlantis"]}, "--areas[1]",
+         "saxony"),
+        ({"effect": "g", "areas": ["atlantis"]}, "--areas[0]", "saxony"),
+        ({"effect": "units", "amount": 1, "places": ["atlantis"]}, "--places[0]", "saxony"),
+        ({"effect": "units", "amount": 1, "places": ["saxony"], "ships": True}, "--places[0]",
+         "north_sea"),
+        ({"effect": "alliance", "targets": ["atlantis_realm"]}, "--targets[0]", "saxony_realm"),
+        ({"effect": "town", "provinces": ["Atlantis"]}, "--provinces[0]", "Leipzig"),
+        ({"effect": "dnpr-expansion", "colour": "purple", "player": None}, "--colour", None),
+        ({"effect": "pirates", "player": "nobody"}, "--player", "france"),
+    ],
+)  # fmt: skip
+def test_effect_arguments_are_checked_against_the_state(
+    arguments: dict[str, Any], path: str, allowed: str | None
+) -> None:
+    from legalis.model.errors import InputError
+    from legalis.model.eupop.state import small_state
+    from legalis.solver.eupop_play import effect_view
+
+    arguments = {"player": "france", **arguments}
+    effect, player = arguments.pop("effect"), arguments.pop("player")
+    with pytest.raises(InputError) as caught:
+        effect_view(small_state(), effect, player, **arguments)
+    assert caught.value.path == path
+    assert caught.value.allowed is not None
+    assert allowed is None or allowed in caught.value.allowed
+
+
+def test_an_event_naming_a_place_off_the_map_is_an_input_error() -> None:
+    from legalis.model.errors import InputError
+
+    # the state's map has Areas a and b only: an Event naming "saxony" is refused, not
+    # silently ignored
+    effects = effects_from_data([{"op": "influence", "amount": 1, "areas": ["a", "saxony"]}])
+    with pytest.raises(InputError) as caught:
+        resolve_event(state(), effects, (), log=ResolutionLog(), rng=random.Random(0))
+    assert caught.value.path == "effects[0].areas[1]" and caught.value.allowed == ["a", "b"]

@@ -235,3 +235,23 @@ def test_every_legal_influence_choice_keeps_the_cap(counts: list[int], amount: i
             assert sum(influence.values()) <= eupop_state.INFLUENCE_PER_AREA
             assert all(n >= 0 for n in influence.values())
             assert not list(after.problems())
+
+
+def test_the_catalogue_check_finds_events_with_no_effects_and_unknown_places() -> None:
+    from legalis.model.eupop.events import catalogue_from_data, load_catalogue
+    from legalis.verify.eupop import NO_EFFECTS, UNKNOWN_NAME, check_catalogue, verify_eupop
+
+    assert check_catalogue(load_catalogue()) == ()
+    deck = catalogue_from_data({"event": [
+        {"id": "101B", "title": "Bare", "half": "1", "text": "Gain a Merchant."},
+        {"id": "102B", "title": "Lost", "half": "1", "text": "Gain a G in Atlantis.",
+         "effects": [{"op": "g", "areas": ["atlantis"]}]},
+        {"id": "103B", "title": "Fine", "half": "1", "text": "Gain a G in Saxony.",
+         "effects": [{"op": "g", "areas": ["saxony"]}]},
+    ]})  # fmt: skip
+    found = check_catalogue(deck)
+    assert [(f.code, f.subject, f.severity) for f in found] == [
+        (NO_EFFECTS, "event 101B", "error"), (UNKNOWN_NAME, "event 102B", "error")]  # fmt: skip
+    assert found[0].words == "Gain a Merchant." and "atlantis" in found[1].message
+    report = verify_eupop(deck)
+    assert not report.ok and report.codes() == {NO_EFFECTS, UNKNOWN_NAME}
