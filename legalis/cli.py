@@ -2,18 +2,22 @@
 
 Exit codes: 0 ok, 1 verification findings (or a refused move, or a replay that
 differs from its log), 2 bad input or usage, 3 internal error (the traceback is
-written to a log file whose path is printed).
+written to a log file whose path is printed), 130 interrupted by Ctrl-C.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import re
+import signal
 import sys
 import tempfile
+import threading
 import time
 import traceback
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -23,8 +27,11 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Column, Table
 
+from legalis import __version__
+from legalis.model.core.documents import parse_json, read_document
 from legalis.model.core.randomness import LoggedRandom
-from legalis.model.errors import InputError, LegalisError
+from legalis.model.errors import InputError, LegalisError, clip
+from legalis.model.sevenyears.state import CONFLICT, DIFFICULTY, EXECUTE, TURMOIL
 from legalis.players import HumanPlayer
 from legalis.registry import game_entry, games, load_game
 from legalis.solver.gamelog import log_lines, parse_log, replay
@@ -32,6 +39,9 @@ from legalis.solver.players import AUTOMATIC_PLAYERS, Player, automatic_player
 from legalis.solver.playout import CHANCE, GameRecord, play_game
 
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+EXIT_INTERRUPTED = 130  # the shells' code for a command ended by Ctrl-C (128 + SIGINT)
+# The phases of a game in which a player decides (--phase of `legalis new`).
+DECISION_PHASES = {"sevenyears": (EXECUTE, TURMOIL, CONFLICT, DIFFICULTY)}
 PLAYER_KINDS = (*AUTOMATIC_PLAYERS, "human")
 
 app = typer.Typer(
@@ -40,6 +50,8 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Plain help: Typer's rich panels show every flag as taking a value (`--count <bool>`).
+    rich_markup_mode=None,
 )
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -59,6 +71,24 @@ SeedOpt = Annotated[
 ]
 
 
+def _print_version(wanted: bool) -> None:
+    if wanted:
+        out.print(f"legalis {__version__}", markup=False)
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", help="Print the version and exit.", callback=_print_version, is_eager=True
+        ),
+    ] = False,
+) -> None:
+    """Rules verifier and legal-move generator for card-driven historical board games."""
+
+
 def _finish(code: int) -> None:
     if code != EXIT_OK:
         raise typer.Exit(code)
@@ -68,8 +98,116 @@ def _emit_json(value: Any) -> None:
     sys.stdout.write(json.dumps(value, indent=2) + "\n")
 
 
-def _game(name: str, option_pairs: list[str] | None) -> Any:
-    entry = game_entry(name)
+def _emit_json_listing(
+    head: dict[str, Any], key: str, items: Iterable[Any], tail: dict[str, Any]
+) -> None:
+    """Print ``{**head, key: [*items], **tail}`` as :func:`_emit_json` would, writing
+    each item as it comes, so a long listing is never held whole.
+
+    >>> _emit_json_listing({"count": 2}, "moves", iter([{"a": 1}, 2]), {"truncated": False})
+    {
+      "count": 2,
+      "moves": [
+        {
+          "a": 1
+        },
+        2
+      ],
+      "truncated": false
+    }
+    """
+    write = sys.stdout.write
+    opening = json.dumps({**head, key: []}, indent=2)
+    write(opening.removesuffix("[]\n}") + "[")
+    written = 0
+    for item in items:
+        write(",\n    " if written else "\n    ")
+        write(json.dumps(item, indent=2).replace("\n", "\n    "))
+        written += 1
+    write("\n  ]" if written else "]")
+    for name, value in tail.items():
+        write(f",\n  {json.dumps(name)}: " + json.dumps(value, indent=2).replace("\n", "\n  "))
+    write("\n}\n")
+
+
+def _plural(count: int, noun: str) -> str:
+    """``count`` and ``noun``, the noun in the plural unless there is exactly one.
+
+    >>> _plural(1, "legal move"), _plural(2, "legal move")
+    ('1 legal move', '2 legal moves')
+    """
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def _check_writable(path: Path, option: str) -> None:
+    """Refuse, before any work is done, an output path that cannot be written: its
+    folder is missing or not writable, or the path is a folder.
+
+    >>> try:
+    ...     _check_writable(Path("/no/such/folder/out.json"), "--out")
+    ... except InputError as error:
+    ...     print(error)
+    --out: cannot write /no/such/folder/out.json: no folder /no/such/folder
+    """
+    folder = path.parent
+    if path.is_dir():
+        raise InputError(f"cannot write {path}: it is a folder", path=option)
+    if not folder.is_dir():
+        raise InputError(f"cannot write {path}: no folder {folder}", path=option)
+    writable = os.access(path if path.exists() else folder, os.W_OK)
+    if not writable or not os.access(folder, os.W_OK | os.X_OK):
+        raise InputError(f"cannot write {path}: permission denied", path=option)
+
+
+def _check_writable_folder(folder: Path, option: str) -> None:
+    """Refuse a folder to write files into that is a file, or that cannot be made."""
+    existing = folder
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        which = "it" if existing == folder else str(existing)
+        raise InputError(f"cannot write into {folder}: {which} is a file", path=option)
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise InputError(f"cannot write into {folder}: permission denied", path=option)
+
+
+def _write_file(path: Path, text: str, option: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all: into a temporary file beside it,
+    then renamed over it, so a failure never leaves half a file or a damaged input.
+    Every command that writes a file writes it here. A device or a pipe (``/dev/null``,
+    ``/dev/stdout``) is written to as it is; a link, through to the file it names."""
+    temporary: Path | None = None
+    try:
+        if path.exists() and not path.is_file():
+            with path.open("w", encoding="utf-8") as stream:
+                stream.write(text)
+            return
+        target = path.resolve() if path.is_symlink() else path
+        with tempfile.NamedTemporaryFile(
+            "w", encoding="utf-8", dir=target.parent, prefix=f".{target.name}.", delete=False
+        ) as handle:
+            temporary = Path(handle.name)
+            handle.write(text)
+        temporary.chmod(target.stat().st_mode & 0o7777 if target.exists() else _new_file_mode())
+        os.replace(temporary, target)
+    except BaseException as error:  # an interrupted write leaves no temporary file either
+        if temporary is not None:
+            temporary.unlink(missing_ok=True)
+        if not isinstance(error, OSError):
+            raise
+        raise InputError(f"cannot write {path}: {error.strerror}", path=option) from error
+
+
+def _new_file_mode() -> int:
+    """The mode an ordinary new file gets: read-write for all, less the umask (the
+    temporary file is made private)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def _option_values(option_pairs: list[str] | None) -> dict[str, Any]:
+    """The ``--option name=value`` pairs as a mapping; ``true``/``false`` as booleans."""
     options: dict[str, Any] = {}
     for pair in option_pairs or []:
         key, sep, value = pair.partition("=")
@@ -78,30 +216,37 @@ def _game(name: str, option_pairs: list[str] | None) -> Any:
         options[key.strip()] = {"true": True, "false": False}.get(
             value.strip().lower(), value.strip()
         )
-    return entry.make(options)
+    return options
+
+
+def _game(name: str, option_pairs: list[str] | None) -> Any:
+    return game_entry(name).make(_option_values(option_pairs))
+
+
+def _nonplayer_options(option_pairs: list[str] | None) -> Any:
+    """The LoD Non-player readings the ``--option`` pairs name (docs/rules-questions.md)."""
+    from legalis.solver.nonplayer.options import NonplayerOptions
+
+    return NonplayerOptions.from_json(_option_values(option_pairs), path="--option")
 
 
 def _read_json(path: Path) -> Any:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise InputError(f"cannot read: {error.strerror}", source=str(path)) from error
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InputError(
-            f"not JSON: {error.msg} at line {error.lineno}", source=str(path)
-        ) from error
+    return read_document(path, "json")
 
 
-def _parse_move_text(game: Any, text: str) -> Any:
+def _parse_move_text(game: Any, text: str, option: str) -> Any:
+    """The move given as JSON to ``option`` (--move, --check)."""
+    raw = parse_json(text, path=option)
+    return _named_move(lambda: game.move_from_json(raw), option)
+
+
+def _named_move(parse: Callable[[], Any], option: str) -> Any:
+    """The move ``parse`` reads, its errors naming the option that gave it."""
     try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InputError(
-            f'a move is JSON, e.g. {{"type": "pass", ...}}: {error.msg}', path="--move"
-        ) from error
-    return game.move_from_json(raw)
+        return parse()
+    except InputError as error:
+        where = ".".join(part for part in (option, error.path) if part)
+        raise InputError(error.message, path=where, allowed=error.allowed) from error
 
 
 def _player(kind: str, game: Any) -> Player:
@@ -158,6 +303,10 @@ def games_command(as_json: JsonFlag = False) -> None:
 
 def _state_at(game: Any, seed: int, phase: str | None) -> Any:
     """Play seeded random moves from the opening to the first decision (in ``phase``)."""
+    phases = DECISION_PHASES.get(game.name)
+    if phase is not None and phases is not None and phase not in phases:
+        raise InputError(f"no decisions in a phase {clip(phase)!r}", path="--phase",
+                         allowed=phases)  # fmt: skip
     rng = LoggedRandom(seed)
     state = game.new_initial_state()
     random_player = automatic_player("random", game)
@@ -180,25 +329,32 @@ def new_command(
     ] = None,
     output: Annotated[Path | None, typer.Option("--out", help="Write the state here.")] = None,
     option: OptionList = None,
+    as_json: JsonFlag = False,
 ) -> None:
     """Write a state at a decision point, reached by seeded random play."""
+    if output is not None:
+        _check_writable(output, "--out")
     game = _game(game_name, option)
     state = _state_at(game, seed, phase)
-    _write_state(state, output)
+    _write_state(state, output, as_json)
 
 
-def _write_state(state: Any, output: Path | None) -> None:
-    """The state as JSON on stdout, or in ``output`` with a line saying where it stands."""
+def _write_state(state: Any, output: Path | None, as_json: bool) -> None:
+    """The state as JSON on stdout, or in ``output`` with a line saying where it stands
+    (with ``as_json``, that line is JSON on stdout)."""
     text = json.dumps(state.to_json(), indent=2) + "\n"
     if output is None:
         sys.stdout.write(text)
+        return
+    _write_file(output, text, "--out")
+    where = (
+        f"turn {state.turn}, {state.phase}, {state.to_move} to move"
+        if hasattr(state, "phase")
+        else f"{state.game} state"
+    )
+    if as_json:
+        _emit_json({"wrote": str(output), "position": where})
     else:
-        output.write_text(text, encoding="utf-8")
-        where = (
-            f"turn {state.turn}, {state.phase}, {state.to_move} to move"
-            if hasattr(state, "phase")
-            else f"{state.game} state"
-        )
         err.print(f"wrote {output}: {where}")
 
 
@@ -220,11 +376,19 @@ def _load_state(
 
 StateOpt = Annotated[
     Path | None,
-    typer.Option("--state", help="State JSON file (default: a seeded state's first decision)."),
+    typer.Option(
+        "--state",
+        help="State JSON file. Default: Seven Years War, a seeded state's first decision; "
+        "EU:PoP, the bundled sample. LoD and FitL: give this or --scenario.",
+    ),
+]
+CoinStateOpt = Annotated[
+    Path | None, typer.Option("--state", help="State JSON file; give this or --scenario.")
 ]
 
 
 COIN_GAMES = ("lod", "fitl")
+EUPOP = "eupop"
 GameOpt = Annotated[str | None, typer.Option("--game", help="Game name (instead of the argument).")]
 CardOpt = Annotated[int | None, typer.Option("--card", help="COIN: the event card number.")]
 SideOpt = Annotated[
@@ -237,16 +401,25 @@ DeckOpt = Annotated[
     typer.Option("--deck", help="COIN: a deck TOML (default: the bundled sample deck)."),
 ]
 ScenarioOpt = Annotated[
-    str | None, typer.Option("--scenario", help="COIN: start from a bundled scenario set-up.")
+    str | None,
+    typer.Option("--scenario", help="COIN: start from a bundled scenario set-up (or --state)."),
 ]
 
 
-def _game_name(positional: str | None, option: str | None) -> str:
+def _game_name(
+    positional: str | None, option: str | None, accepted: Sequence[str], work: str
+) -> str:
+    """The game named by the argument or ``--game``: one of the games ``accepted`` by a
+    command that does ``work`` ("legal moves")."""
     if positional and option and positional != option:
         raise InputError(f"two games named: {positional!r} and {option!r}", path="--game")
     name = option or positional
     if not name:
-        raise InputError("name a game", path="--game", allowed=[*games(), *COIN_GAMES])
+        raise InputError("name a game", path="--game", allowed=accepted)
+    if name not in accepted:
+        known = name in (*games(), *COIN_GAMES, EUPOP)
+        problem = f"no {work} for {name!r}" if known else f"unknown game {clip(name)!r}"
+        raise InputError(problem, path="--game", allowed=accepted)
     return name
 
 
@@ -267,6 +440,12 @@ def moves_command(
     faction: FactionOpt = None,
     deck: DeckOpt = None,
     scenario: ScenarioOpt = None,
+    time_limit: Annotated[
+        float | None,
+        typer.Option(
+            "--time-limit", min=0, help="COIN: give up after this many seconds (exit 2)."
+        ),
+    ] = None,
     as_json: JsonFlag = False,
     effect: Annotated[
         str | None, typer.Option("--effect", help="EU:PoP: a 16.3 effect or 16.5 symbol.")
@@ -287,14 +466,26 @@ def moves_command(
     (--card, --side, --faction) in a state (--state or --scenario). For EU:PoP: the
     legal choices of one effect (--effect, --player and its arguments).
     """
-    name = _game_name(game_name, game_option)
+    name = _game_name(game_name, game_option, (*games(), *COIN_GAMES, EUPOP), "legal moves")
+    coin_arguments = {"--card": card, "--side": side, "--faction": faction, "--deck": deck,
+                      "--scenario": scenario}  # fmt: skip
+    eupop_arguments = {"--effect": effect, "--player": player, "--amount": amount,
+                       "--areas": areas, "--targets": targets, "--provinces": provinces,
+                       "--places": places, "--vassal": vassal, "--ships": ships,
+                       "--colour": colour}  # fmt: skip
+    with_options = (*games(), EUPOP)  # the games whose moves read rule options
+    _refuse_unused(name, {**({} if name in COIN_GAMES else coin_arguments),
+                          **({} if name == EUPOP else eupop_arguments),
+                          **({} if name in with_options else {"--option": option})})  # fmt: skip
     if name == "eupop":
         _eupop_moves(state_path, effect, player, amount, areas, targets, provinces, places,
-                     vassal, ships, colour, check, count, limit, as_json)  # fmt: skip
+                     vassal, ships, colour, option, check, count, limit, as_json)  # fmt: skip
         return
     if name in COIN_GAMES:
-        view = _event_view(name, state_path, scenario, card, side, faction, deck)
-        _show_moves(view, view.faction, check, count, limit, as_json, _event_describe, _event_move)
+        deadline = None if time_limit is None else time.monotonic() + time_limit
+        view = _event_view(name, state_path, scenario, card, side, faction, deck, deadline)
+        _show_moves(view, view.faction, check, count, limit, as_json, _event_describe,
+                    lambda text: _event_move(text, "--check"))  # fmt: skip
         return
     game, state = _load_state(name, state_path, seed, option)
     header = f"{state.to_move} (turn {state.turn}, {state.phase} phase)"
@@ -306,10 +497,23 @@ def moves_command(
         limit,
         as_json,
         game.describe_move,
-        lambda text: _parse_move_text(game, text),
+        lambda text: _parse_move_text(game, text, "--check"),
         game.move_to_json,
         {"to_move": state.to_move},
     )
+
+
+def _refuse_unused(game: str, arguments: dict[str, Any]) -> None:
+    """Refuse the ``arguments`` given that ``game`` has no use for, rather than ignore them.
+
+    >>> _refuse_unused("sevenyears", {"--card": None, "--areas": ""})
+    >>> _refuse_unused("sevenyears", {"--card": 24})
+    Traceback (most recent call last):
+    legalis.model.errors.InputError: --card: not an argument for sevenyears
+    """
+    for option, value in arguments.items():
+        if value not in (None, "", False, []):
+            raise InputError(f"not an argument for {game}", path=option)
 
 
 def _show_moves(
@@ -343,19 +547,15 @@ def _show_moves(
         _finish(EXIT_OK if verdict.legal else EXIT_FINDINGS)
         return
     total = view.count()
-    listed = [] if count else [move for _, move in zip(range(limit), view, strict=False)]
+    listed = zip(range(0 if count else limit), view, strict=False)  # printed as generated
     if as_json:
-        _emit_json(
-            {
-                **(extra or {}),
-                "count": total,
-                "moves": [to_json(move) for move in listed],
-                "truncated": not count and total > limit,
-            }
-        )
+        moves = (to_json(move) for _, move in listed)
+        truncated = not count and total > limit
+        _emit_json_listing({**(extra or {}), "count": total}, "moves", moves,
+                           {"truncated": truncated})  # fmt: skip
         return
-    out.print(f"{total} legal moves for {header}")
-    for index, move in enumerate(listed):
+    out.print(f"{_plural(total, 'legal move')} for {header}")
+    for index, move in listed:
         out.print(f"  {index:>4}. {describe(move)}", markup=False)
     if not count and total > limit:
         out.print(f"  ... {total - limit} more (raise --limit)")
@@ -366,9 +566,10 @@ def _coin_state(game: str, state_path: Path | None, scenario: str | None) -> Any
     from legalis.model.coin.state import state_from_json
 
     if (state_path is None) == (scenario is None):
+        given = "both" if state_path is not None else "neither"
         raise InputError(
-            "give a state file (--state) or a scenario (--scenario)",
-            path="--state",
+            f"give one of --state FILE and --scenario NAME, not {given}",
+            path="--scenario",
             allowed=scenario_names(game),
         )
     if scenario is not None:
@@ -389,6 +590,7 @@ def _event_view(
     side: str | None,
     faction: str | None,
     deck_path: Path | None,
+    deadline: float | None = None,
 ) -> Any:
     from legalis.model.coin.deck import bundled_deck, read_deck
     from legalis.solver.events import legal_event_moves
@@ -401,15 +603,27 @@ def _event_view(
         raise InputError(
             "name the event card", path="--card", allowed=[c.number for c in deck.cards]
         )
-    card = deck.card(card_number)
+    card = _for_option(lambda: deck.card(card_number), "--card")
+    printed = [name for name in ("unshaded", "shaded") if getattr(card, name) is not None]
     if side is None:
-        printed = [name for name in ("unshaded", "shaded") if getattr(card, name) is not None]
         if len(printed) != 1:
             raise InputError("a dual-use card: pick a side (5.2)", path="--side", allowed=printed)
         side = printed[0]
+    if side not in printed:
+        raise InputError(f"card {card.number} has no side {clip(side)!r}", path="--side",
+                         allowed=printed)  # fmt: skip
     if faction is None:
         raise InputError("name the executing Faction", path="--faction", allowed=card.factions)
-    return legal_event_moves(state, card, side, faction)
+    _for_option(lambda: state.rules.faction(faction), "--faction")
+    return legal_event_moves(state, card, side, faction, deadline=deadline)
+
+
+def _for_option(work: Callable[[], Any], option: str) -> Any:
+    """What ``work`` returns for the value of ``option``; its input errors name the option."""
+    try:
+        return work()
+    except InputError as error:
+        raise InputError(error.message, path=option, allowed=error.allowed) from error
 
 
 def _event_describe(move: Any) -> str:
@@ -422,21 +636,21 @@ def _event_describe(move: Any) -> str:
     return "; ".join(parts) or "(no choice to make)"
 
 
-def _event_move(text: str) -> Any:
+def _event_move(text: str, option: str) -> Any:
+    """The COIN event move given as JSON to ``option`` (--move, --check)."""
     from legalis.solver.events import event_move_from_json
 
-    try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InputError(f"a move is JSON: {error.msg}", path="--move") from error
-    return event_move_from_json(raw)
+    raw = parse_json(text, path=option)
+    return _named_move(lambda: event_move_from_json(raw), option)
 
 
 @app.command("apply")
 def apply_command(
     game_name: Annotated[str | None, typer.Argument(help="Game name; see 'legalis games'.")] = None,
     game_option: GameOpt = None,
-    state_path: Annotated[Path | None, typer.Option("--state", help="State JSON file.")] = None,
+    state_path: Annotated[
+        Path | None, typer.Option("--state", help="State JSON file (COIN: or --scenario).")
+    ] = None,
     move_text: Annotated[str, typer.Option("--move", help="The move as JSON.")] = "",
     output: Annotated[Path | None, typer.Option("--out", help="Write the new state here.")] = None,
     card: CardOpt = None,
@@ -444,20 +658,26 @@ def apply_command(
     faction: FactionOpt = None,
     deck: DeckOpt = None,
     scenario: ScenarioOpt = None,
+    as_json: JsonFlag = False,
 ) -> None:
     """Apply one move to a state and write the next state (illegal moves exit 2 with the rule)."""
-    name = _game_name(game_name, game_option)
+    name = _game_name(game_name, game_option, (*games(), *COIN_GAMES), "moves to apply")
+    if name not in COIN_GAMES:
+        _refuse_unused(name, {"--card": card, "--side": side, "--faction": faction,
+                              "--deck": deck, "--scenario": scenario})  # fmt: skip
     if not move_text:
         raise InputError("give the move as JSON", path="--move")
+    if output is not None:
+        _check_writable(output, "--out")
     if name in COIN_GAMES:
         view = _event_view(name, state_path, scenario, card, side, faction, deck)
-        _write_state(view.apply(_event_move(move_text)), output)
+        _write_state(view.apply(_event_move(move_text, "--move")), output, as_json)
         return
     if state_path is None:
         raise InputError("give a state file", path="--state")
     game, state = _load_state(name, state_path, 0, None)
-    state.play(_parse_move_text(game, move_text))
-    _write_state(state, output)
+    state.play(_parse_move_text(game, move_text, "--move"))
+    _write_state(state, output, as_json)
 
 
 # ---------------------------------------------------------------------- playing
@@ -502,6 +722,8 @@ def play_command(
     as_json: JsonFlag = False,
 ) -> None:
     """Play one game and show it; the same seed and players replay the same game."""
+    if log is not None:
+        _check_writable(log, "--log")
     game = _game(game_name, option)
     sides = dict(zip(game.players, (british, french), strict=True))
     players = {side: _player(kind, game) for side, kind in sides.items()}
@@ -521,7 +743,7 @@ def play_command(
 
     record = play_game(game, players, seed, observer=show)
     if log is not None:
-        log.write_text("".join(log_lines(game, record)), encoding="utf-8")
+        _write_file(log, "".join(log_lines(game, record)), "--log")
     if as_json:
         _emit_json(_record_json(game, record, with_moves=True))
         return
@@ -564,14 +786,24 @@ def simulate_command(
     stats["players"] = kinds
     if as_json:
         _emit_json(stats)
+    else:
+        _print_simulation(game, stats)
+    _finish(EXIT_INTERRUPTED if stats["interrupted"] else EXIT_OK)
+
+
+def _print_simulation(game: Any, stats: dict[str, Any]) -> None:
+    played, seed, kinds = stats["games"], stats["seed"], stats["players"]
+    if stats["interrupted"]:
+        out.print(f"interrupted: {played} of {stats['games_requested']} games finished")
+    if not played:
         return
     out.print(
-        f"{games_count} games of {game.title}, british {british} vs french {french}, seeds {seed}.."
-        f"{seed + games_count - 1}"
+        f"{_plural(played, 'game')} of {game.title}, british {kinds['british']} vs french "
+        f"{kinds['french']}, seeds {seed}..{seed + played - 1}"
     )
     table = Table("winner", "games", "share", *stats["conditions"])
     for side, count in stats["wins"].items():
-        share = f"{100 * count / games_count:.1f}%"
+        share = f"{100 * count / played:.1f}%"
         by_condition = stats["by_condition"].get(side, {})
         table.add_row(
             side, str(count), share, *(str(by_condition.get(c, 0)) for c in stats["conditions"])
@@ -587,14 +819,21 @@ def simulate_command(
 def simulate(
     game: Any, players: dict[str, Player], count: int, seed: int, *, show_progress: bool
 ) -> dict[str, Any]:
-    """Play ``count`` games with seeds ``seed..seed+count-1`` and gather the figures."""
+    """Play ``count`` games with seeds ``seed..seed+count-1`` and gather the figures.
+
+    Ctrl-C stops it after the game under way: the figures are those of the games
+    finished, marked ``interrupted``.
+    """
     wins: Counter[str] = Counter()
     by_condition: dict[str, Counter[str]] = {}
-    turns = decisions = 0
+    turns = decisions = played = 0
     started = time.perf_counter()
-    with _progress(count, "simulating", show_progress) as advance:
+    with _progress(count, "simulating", show_progress) as advance, _interruptible() as stop:
         for index in range(count):
+            if stop():
+                break
             record = play_game(game, players, seed + index, record=False)
+            played += 1
             result = record.result or {"winner": None, "condition": "draw"}
             side = result["winner"] or "draw"
             wins[side] += 1
@@ -603,23 +842,48 @@ def simulate(
             decisions += record.decisions
             if index % 50 == 49:
                 advance(50)
-        advance(count % 50)
+        advance(played % 50)
     elapsed = time.perf_counter() - started
     conditions = sorted({c for counter in by_condition.values() for c in counter})
     ordered = {side: wins.get(side, 0) for side in (*game.players, "draw")}
     return {
         "game": game.name,
-        "games": count,
+        "games": played,
+        "games_requested": count,
+        "interrupted": played < count,
         "seed": seed,
         "options": game.options.to_json(),
         "wins": ordered,
         "conditions": conditions,
         "by_condition": {side: dict(counter) for side, counter in by_condition.items()},
-        "mean_turns": turns / count,
-        "mean_decisions": decisions / count,
+        "mean_turns": turns / max(played, 1),
+        "mean_decisions": decisions / max(played, 1),
         "seconds": elapsed,
-        "games_per_second": count / elapsed if elapsed else float("inf"),
+        "games_per_second": played / elapsed if elapsed else 0.0,
     }
+
+
+@contextmanager
+def _interruptible() -> Iterator[Callable[[], bool]]:
+    """Within it, a first Ctrl-C asks the work to stop at its next check of ``stop()``
+    (a second one interrupts at once). Where Ctrl-C is ignored, or off the main
+    thread (where signals cannot be handled), nothing changes."""
+    asked: list[bool] = []
+
+    def on_interrupt(signum: int, frame: object) -> None:
+        if asked:
+            raise KeyboardInterrupt
+        asked.append(True)
+
+    main_thread = threading.current_thread() is threading.main_thread()
+    if not main_thread or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        yield lambda: False
+        return
+    previous = signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        yield lambda: bool(asked)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @app.command("replay")
@@ -628,11 +892,7 @@ def replay_command(
     as_json: JsonFlag = False,
 ) -> None:
     """Re-apply every move of a logged game, checking each; exit 1 if the result differs."""
-    try:
-        with log_path.open(encoding="utf-8") as handle:
-            parsed = parse_log(handle, source=str(log_path))
-    except OSError as error:
-        raise InputError(f"cannot read: {error.strerror}", source=str(log_path)) from error
+    parsed = parse_log(read_document(log_path, "text").split("\n"), source=str(log_path))
     header = parsed.header
     game = load_game(str(header.get("game")), header.get("options"))
     outcome = replay(game, parsed)
@@ -646,7 +906,8 @@ def replay_command(
     if as_json:
         _emit_json(body)
     else:
-        out.print(f"replayed {outcome.moves} moves of {game.title} (seed {header.get('seed')})")
+        out.print(f"replayed {_plural(outcome.moves, 'move')} of {game.title} "
+                  f"(seed {header.get('seed')})")  # fmt: skip
         out.print(_result_text(outcome.result))
         if outcome.matches_log is False:
             out.print("[red]the replayed result differs from the log's result line[/red]")
@@ -669,7 +930,35 @@ GENERAL_CODES = {
     "proof.vacuous": ("warning", "the claim's rule", "a claim's assumptions contradict each other"),
     "proof.limit": ("warning", "the claim's rule", "the prover gave up within its time limit"),
     "data.<check>": ("error", "CARD LIST", "a field of the Seven Years War card data is wrong"),
+    "eupop.event-no-effects": (
+        "error",
+        "16.3 Standard Event effects",
+        "an EU:PoP Event's text says what happens, but it carries no effects",
+    ),
+    "eupop.event-unknown-name": (
+        "error",
+        "16.3 Standard Event effects",
+        "an EU:PoP Event's effects name a place the bundled map does not know",
+    ),
 }
+
+
+def _verify_eupop(catalogue_path: Path | None, output_format: str) -> None:
+    """Prove EU:PoP's event rules and check a catalogue (the bundled one by default)."""
+    from legalis.model.eupop.events import load_catalogue
+    from legalis.verify.eupop import verify_eupop  # z3 loads slowly: only when verifying
+
+    eupop_report = verify_eupop(load_catalogue(catalogue_path))
+    if output_format == "json":
+        _emit_json(eupop_report.to_json())
+    elif output_format == "sarif":
+        from legalis.verify.sarif import to_sarif
+
+        meanings = {code: text for code, (_, _, text) in GENERAL_CODES.items()}
+        _emit_json(to_sarif(eupop_report.findings, meanings))
+    else:
+        _print_report(eupop_report)
+    _finish(EXIT_OK if eupop_report.ok else EXIT_FINDINGS)
 
 
 @app.command("verify")
@@ -680,7 +969,7 @@ def verify_command(
     game_option: GameOpt = None,
     cards: Annotated[
         Path | None,
-        typer.Option("--cards", help="A card list TOML to check instead of the bundled one."),
+        typer.Option("--cards", help="A card list or EU:PoP catalogue TOML, not the bundled one."),
     ] = None,
     rules: Annotated[
         Path | None, typer.Option("--rules", help="A rule-numbers TOML instead of the bundled one.")
@@ -702,23 +991,11 @@ def verify_command(
     if name in COIN_GAMES:
         _verify_coin(name, deck_path, output_format)
         return
+    if name == "eupop":
+        _verify_eupop(cards or deck_path, output_format)
+        return
     if deck_path is not None or name is None:
         raise InputError("name the game of the deck", path="--game", allowed=COIN_GAMES)
-    if name == "eupop":
-        from legalis.verify.eupop import prove_eupop  # z3 loads slowly: only when verifying
-
-        eupop_report = prove_eupop()
-        if output_format == "json":
-            _emit_json(eupop_report.to_json())
-        elif output_format == "sarif":
-            from legalis.verify.sarif import to_sarif
-
-            meanings = {code: text for code, (_, _, text) in GENERAL_CODES.items()}
-            _emit_json(to_sarif(eupop_report.findings, meanings))
-        else:
-            _print_report(eupop_report)
-        _finish(EXIT_OK if eupop_report.ok else EXIT_FINDINGS)
-        return
     from legalis.verify.sevenyears import verify_sevenyears  # z3 loads slowly: only when verifying
 
     game = _game(name, option)
@@ -791,15 +1068,16 @@ def _print_coin_report(report: Any, deck_path: Path | None) -> None:
         out.print(f"{deck_path}: no findings")
     for card, found in sorted(by_card.items(), key=lambda item: (item[0] is None, item[0] or 0)):
         table = Table(
-            "severity", "code", "side", "finding", "rule", title=f"card {card}" if card else "deck"
-        )
+            "severity", _code_column(found), "side", "finding", "rule",
+            title=f"card {card}" if card else "deck",
+        )  # fmt: skip
         for finding in found:
             table.add_row(
                 finding.severity, finding.code, finding.side or "", finding.message, finding.rule
             )
         out.print(table)
     errors = sum(1 for f in report.findings if f.severity == "error")
-    out.print(f"{len(report.findings)} findings, {errors} errors")
+    out.print(f"{_plural(len(report.findings), 'finding')}, {_plural(errors, 'error')}")
 
 
 @app.command("explain")
@@ -811,13 +1089,14 @@ def explain_command(
     from legalis.verify.coin_findings import CODES
 
     known = {**CODES, **GENERAL_CODES}
-    code_key = "data.<check>" if code.startswith("data.") and code not in known else code
+    data_check = re.fullmatch(r"data\.[a-z0-9-]{1,60}", code) and code not in known
+    code_key = "data.<check>" if data_check else code
     if code_key not in known:
         import difflib
 
-        near = difflib.get_close_matches(code, list(known), n=3)
+        near = difflib.get_close_matches(code[:100], list(known), n=3)
         raise InputError(
-            f"unknown finding code {code!r}", path="code", allowed=near or sorted(known)
+            f"unknown finding code {clip(code)!r}", path="code", allowed=near or sorted(known)
         )
     severity, rule, text = known[code_key]
     if as_json:
@@ -834,11 +1113,17 @@ def _read_toml(path: Path | None) -> dict[str, Any] | None:
     return read_toml(str(path))
 
 
+def _code_column(findings: list[Any]) -> Column:
+    """The column of finding codes, never cut: `legalis explain` needs them whole."""
+    codes = [f["code"] if isinstance(f, dict) else f.code for f in findings]
+    return Column("code", no_wrap=True, min_width=max(map(len, codes), default=4))
+
+
 def _print_report(report: Any) -> None:
     body = report.to_json()
     findings = body.get("findings", [])
     if findings:
-        table = Table("severity", "code", "where", "finding")
+        table = Table("severity", _code_column(findings), "where", "finding")
         for finding in findings:
             table.add_row(
                 finding["severity"], finding["code"], finding["subject"], finding["message"]
@@ -890,6 +1175,7 @@ def demo_command(
     }
     record = play_game(game, players, seed)
     stats = simulate(game, players, games_count, seed, show_progress=not as_json)
+    _finish(EXIT_INTERRUPTED if stats["interrupted"] else EXIT_OK)
     report = verify_sevenyears(options=game.options)
     body: dict[str, Any] = {
         "games": games(),
@@ -1072,27 +1358,40 @@ def serve_command(
         typer.Option(help="Seconds of work a request may take (longer: 503).", min=0.001),
     ] = None,
     threads: Annotated[
-        int | None, typer.Option(help="Threads per process for move work.", min=1)
+        int | None, typer.Option(help="Threads per server process for cheap work.", min=1)
     ] = None,
-    solver_threads: Annotated[
-        int | None, typer.Option(help="Threads per process for deck verification.", min=1)
+    processes: Annotated[
+        int | None,
+        typer.Option(
+            help="Worker processes per server process for work a request may make costly "
+            "(its own state or deck, deck verification); killed when a request's time is up.",
+            min=1,
+        ),
     ] = None,
     workers: Annotated[
-        int, typer.Option(help="Server processes sharing the port (one per core).", min=1)
+        int,
+        typer.Option(help="Server processes sharing the port (1 to twice the cores).", min=1),
     ] = 1,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="First print the address served as a JSON line.")
+    ] = False,
 ) -> None:
     """Serve the JSON API (legal moves, checks, applies, deck verification) over HTTP.
 
     Bounds left out keep the server's defaults (``legalis.server.Limits``).
     """
-    from legalis.server import Limits, serve
+    from legalis.server import Limits, check_serving, serve
 
+    check_serving(host, port, workers)  # a bad address or worker count: exit 2, nothing served
+    if as_json:
+        sys.stdout.write(json.dumps({"serving": f"http://{host}:{port}"}) + "\n")
+        sys.stdout.flush()
     given: dict[str, Any] = {
         "max_body_bytes": max_body,
         "max_page": max_page,
         "time_limit": time_limit,
         "threads": threads,
-        "solver_threads": solver_threads,
+        "processes": processes,
     }
     limits = Limits(**{name: value for name, value in given.items() if value is not None})
     serve(host, port, limits, workers)
@@ -1113,16 +1412,15 @@ def fixtures_command(
     (Liberty or Death and Fire in the Lake)."""
     from legalis.verify.fixtures import FIXTURE_GAMES, generate_fixtures
 
-    name = _game_name(game_name, game_option)
-    if name not in FIXTURE_GAMES:
-        raise InputError(f"no fixtures for {name!r}", path="--game", allowed=FIXTURE_GAMES)
+    name = _game_name(game_name, game_option, FIXTURE_GAMES, "fixtures")
+    _check_writable_folder(out_dir, "--out")
     with _progress(1, "generating fixtures", not as_json) as advance:
         body = generate_fixtures(name, out_dir, per_rule=per_rule, seed=seed).to_json()
         advance(1)
     if as_json:
         _emit_json(body)
         return
-    out.print(f"wrote {len(body['fixtures'])} fixtures and manifest.json to {out_dir}")
+    out.print(f"wrote {_plural(len(body['fixtures']), 'fixture')} and manifest.json to {out_dir}")
     missing = body.get("coverage", {}).get("rules", {}).get("not_exercised", [])
     if missing:
         out.print(f"rules no fixture exercises: {', '.join(missing)}")
@@ -1143,21 +1441,22 @@ def deck_command(
     players: Annotated[
         int | None, typer.Option("--players", help="Number of players (1-6).", min=1, max=6)
     ] = None,
+    option: OptionList = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Prepare an EU:PoP scenario's Event Deck per Age (16) and lay out the first
     display (16.2); report the deck's problems (16.1) and exit 1 if there are any."""
-    from legalis.model.eupop.deck import deck_document, load_scenario
+    from legalis.model.eupop.deck import DeckOptions, deck_document, load_scenario
     from legalis.model.eupop.events import load_catalogue
 
-    name = _game_name(game_name, game_option)
-    if name != "eupop":
-        raise InputError(f"no event deck for {name!r}", path="--game", allowed=["eupop"])
+    _game_name(game_name, game_option, (EUPOP,), "event deck")
+    flag = {"randomize_x": True} if randomize_x else {}  # short for --option randomize_x=true
+    options = DeckOptions.from_json({**_option_values(option), **flag}, path="--option")
     catalogue, scenario = load_catalogue(), load_scenario(scenario_name)
     if age is not None and age not in scenario.ages:
         raise InputError(f"Age {age} is not in the scenario", path="--age", allowed=scenario.ages)
     body, problems = deck_document(scenario, catalogue, seed, ages=None if age is None else [age],
-                                   randomize_x=randomize_x, players=players)  # fmt: skip
+                                   options=options, players=players)  # fmt: skip
     if as_json:
         _emit_json(body)
     else:
@@ -1190,14 +1489,14 @@ def draw_command(
     Areas the next 16.5 spread placement may reach."""
     from legalis.eupop_draw import draw_spread
 
-    name = _game_name(game_name, game_option)
-    if name != "eupop":
-        raise InputError(f"no drawing for {name!r}", path="--game", allowed=["eupop"])
+    _game_name(game_name, game_option, (EUPOP,), "drawing")
     if spread not in ("religion", "revolution"):
         raise InputError(
             f"unknown spread {spread!r}", path="--spread", allowed=["religion", "revolution"]
         )
-    summary = draw_spread(_eupop_state(state_path), out_path, spread)
+    _check_writable(out_path, "--out")
+    drawing, summary = draw_spread(_eupop_state(state_path), spread)
+    _write_file(out_path, drawing, "--out")
     if as_json:
         _emit_json(summary)
         return
@@ -1221,26 +1520,26 @@ def _eupop_state(state_path: Path | None) -> Any:
 def _eupop_moves(
     state_path: Path | None, effect: str | None, player: str | None, amount: int | None,
     areas: str, targets: str, provinces: str, places: str, vassal: bool, ships: bool,
-    colour: str | None, check: str | None, count: bool, limit: int, as_json: bool,
+    colour: str | None, option: list[str] | None, check: str | None, count: bool, limit: int,
+    as_json: bool,
 ) -> None:  # fmt: skip
-    from legalis.model.eupop.play import jsonable
-    from legalis.solver.eupop_play import EFFECTS, effect_view, move_from_json
+    from legalis.model.eupop.play import PlayOptions, jsonable
+    from legalis.solver.eupop_play import EFFECTS, effect_view, move_from_json, verdict_of
 
+    options = PlayOptions.from_json(_option_values(option), path="--option")
     state = _eupop_state(state_path)
     if effect is None:
         raise InputError("name the effect", path="--effect", allowed=EFFECTS)
     view, kind = effect_view(
         state, effect, player, amount=amount, areas=_names(areas), targets=_names(targets),
         provinces=_names(provinces), places=_names(places), vassal=vassal, ships=ships,
-        colour=colour,
+        colour=colour, options=options,
     )  # fmt: skip
 
     def parse(text: str) -> Any:
-        try:
-            raw = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise InputError(f"a move is JSON: {error.msg}", path="--check") from error
-        return move_from_json(raw, kind)
+        move = move_from_json(parse_json(text, path="--check"), kind)
+        verdict_of(view, move)  # a move of another effect's shape: an InputError here
+        return move
 
     header = f"{effect}" + (f" ({player})" if player else "")
     _show_moves(view, header, check, count, limit, as_json,
@@ -1270,57 +1569,83 @@ def resolve_command(
     out_path: Annotated[
         Path | None, typer.Option("--out", help="Write the final state here.")
     ] = None,
+    option: OptionList = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Resolve an EU:PoP Event (16.3, 16.5): with --auto all of it; otherwise up to the
     first decision not answered by --choose, listing its legal choices."""
     from legalis.model.errors import IllegalMoveError
     from legalis.model.eupop.events import load_catalogue
-    from legalis.model.eupop.play import jsonable
+    from legalis.model.eupop.play import PlayOptions
     from legalis.solver.eupop_play import resolve
 
-    name = _game_name(game_name, game_option)
-    if name != "eupop":
-        raise InputError(f"no event resolution for {name!r}", path="--game", allowed=["eupop"])
+    _game_name(game_name, game_option, (EUPOP,), "event resolution")
+    options = PlayOptions.from_json(_option_values(option), path="--option")
+    if out_path is not None:
+        _check_writable(out_path, "--out")
     state = _eupop_state(state_path)
-    event = load_catalogue(catalogue_path).event(event_id, path="--event")
+    catalogue = load_catalogue(catalogue_path)
+    if event_id is None:
+        raise InputError("name the Event to resolve: --event ID, an id of the catalogue "
+                         "(`legalis deck --game eupop` deals them)", path="--event",
+                         allowed=sorted(catalogue.events))  # fmt: skip
+    event = catalogue.event(event_id, path="--event")
     try:
         outcome = resolve(state, event.effects, event.symbols, auto=auto, choices=choose or [],
-                          seed=seed)  # fmt: skip
+                          seed=seed, options=options)  # fmt: skip
     except IllegalMoveError as refused:
         if as_json:
             _emit_json({"event": event_id, "refused": refused.reason, "rule": refused.rule})
         else:
             out.print(f"refused: {refused.reason} [{refused.rule}]", markup=False)
         raise typer.Exit(EXIT_FINDINGS) from None
-    log, final, pending = outcome.log, outcome.state, outcome.pending
+    final = outcome.state
     body: dict[str, Any] = {"event": event_id, "seed": seed,
                             **outcome.to_json(with_state=out_path is None)}  # fmt: skip
     if final is not None and out_path is not None:
-        out_path.write_text(json.dumps(final.to_json(), indent=2) + "\n", encoding="utf-8")
+        _write_file(out_path, json.dumps(final.to_json(), indent=2) + "\n", "--out")
         body["wrote"] = str(out_path)
     if as_json:
         _emit_json(body)
         return
-    for number, line in enumerate(log.lines(), start=1):
+    _eupop_print_resolution(event_id, state, outcome, out_path)
+
+
+def _eupop_print_resolution(
+    event_id: str, before: Any, outcome: Any, out_path: Path | None
+) -> None:
+    """The steps of a resolution for people, then the pending decision or a summary of
+    what changed; the full state only goes to ``--out`` (or ``--json``)."""
+    from legalis.model.eupop.play import jsonable, state_changes
+    from legalis.model.eupop.resolution import readable
+
+    for number, line in enumerate(outcome.log.lines(), start=1):
         out.print(f"{number:>3}. {line}", markup=False)
+    pending = outcome.pending
     if pending is not None:
         count = pending.view.count()
         head = f"pending: {pending.player} decides [{pending.rule}]; {count} legal choices"
         out.print(f"{head} (pick with --choose N):", markup=False)
         for index, move in zip(range(1, 101), pending.view, strict=False):
-            out.print(f"  {index:>4}. {json.dumps(jsonable(move))}", markup=False)
-    elif out_path is not None:
+            out.print(f"  {index:>4}. {readable(jsonable(move))}", markup=False)
+        return
+    changes = state_changes(before, outcome.state)
+    steps = len(outcome.log.decisions)
+    out.print(f"resolved {event_id}: {_plural(steps, 'step')}, "
+              f"{_plural(len(changes), 'change')} to the state", markup=False)  # fmt: skip
+    for change in changes:
+        out.print(f"  {change}", markup=False)
+    if out_path is not None:
         err.print(f"wrote {out_path}")
-    elif final is not None:
-        sys.stdout.write(json.dumps(final.to_json(), indent=2) + "\n")
+    else:
+        out.print("the final state: --out FILE to write it, --json to print it", markup=False)
 
 
 @app.command("bot")
 def bot_command(
     game_name: Annotated[str | None, typer.Argument(help="Game name (lod).")] = None,
     game_option: GameOpt = None,
-    state_path: StateOpt = None,
+    state_path: CoinStateOpt = None,
     scenario: ScenarioOpt = None,
     card: CardOpt = None,
     faction: FactionOpt = None,
@@ -1335,6 +1660,7 @@ def bot_command(
     apply_path: Annotated[
         Path | None, typer.Option("--apply", help="Write the state after the move here.")
     ] = None,
+    option: OptionList = None,
     as_json: JsonFlag = False,
 ) -> None:
     """A Liberty or Death Non-player's turn on a card (8.1, 8.3-8.7): the Event (which
@@ -1344,9 +1670,10 @@ def bot_command(
     from legalis.model.coin.deck import bundled_deck, read_deck
     from legalis.solver.nonplayer.turn import nonplayer_turn
 
-    name = _game_name(game_name, game_option)
-    if name != "lod":
-        raise InputError(f"no Non-player rules for {name!r}", path="--game", allowed=["lod"])
+    name = _game_name(game_name, game_option, ("lod",), "Non-player rules")
+    options = _nonplayer_options(option)
+    if apply_path is not None:
+        _check_writable(apply_path, "--apply")
     state = _coin_state(name, state_path, scenario)
     chosen_deck = read_deck(str(deck)) if deck is not None else bundled_deck(name)
     if card is None:
@@ -1356,9 +1683,8 @@ def bot_command(
     if faction is None:
         raise InputError("name the Non-player Faction", path="--faction",
                          allowed=state.rules.data.faction_ids())  # fmt: skip
-    humans = [p.strip() for p in players.split(",") if p.strip()]
-    for human in humans:
-        state.rules.data.faction(human, path="--players")
+    # Faction names or ids, as ids: the Non-player rules compare ids
+    humans = [state.rules.data.faction(name, path="--players").id for name in _names(players)]
     who = state.rules.data.faction(faction, path="--faction").id
     if who in humans:
         raise InputError(
@@ -1366,12 +1692,12 @@ def bot_command(
             path="--faction",
             allowed=[f for f in state.rules.data.faction_ids() if f not in humans],
         )
-    decided = nonplayer_turn(state, chosen_deck.card(card), who, LoggedRandom(seed),
-                             players=humans)  # fmt: skip
+    chosen = _for_option(lambda: chosen_deck.card(card), "--card")
+    decided = nonplayer_turn(state, chosen, who, LoggedRandom(seed),
+                             players=humans, options=options)  # fmt: skip
     body: dict[str, Any] = {"faction": who, "card": card, "seed": seed, **decided.to_json()}
     if apply_path is not None:
-        apply_path.write_text(json.dumps(decided.state.to_json(), indent=2) + "\n",
-                              encoding="utf-8")  # fmt: skip
+        _write_file(apply_path, json.dumps(decided.state.to_json(), indent=2) + "\n", "--apply")
         body["wrote"] = str(apply_path)
     if as_json:
         _emit_json(body)
@@ -1388,7 +1714,7 @@ def bot_command(
 def winter_command(
     game_name: Annotated[str | None, typer.Argument(help="Game name (lod).")] = None,
     game_option: GameOpt = None,
-    state_path: StateOpt = None,
+    state_path: CoinStateOpt = None,
     scenario: ScenarioOpt = None,
     year: Annotated[
         int | None, typer.Option("--year", help="The campaign just ended (6.5.3 releases).")
@@ -1401,7 +1727,9 @@ def winter_command(
         str | None,
         typer.Option("--leader-change", help="First Faction of the card on deck (6.5.1)."),
     ] = None,
-    round_number: Annotated[int, typer.Option("--round", help="Which Round this is (8.8).")] = 1,
+    round_number: Annotated[
+        int, typer.Option("--round", help="Which Winter Quarters Round this is, from 1 (8.8).")
+    ] = 1,
     final: Annotated[
         bool, typer.Option("--final", help="The last Round: the game ends after 6.4 (6.4.3).")
     ] = False,
@@ -1412,6 +1740,7 @@ def winter_command(
     apply_path: Annotated[
         Path | None, typer.Option("--apply", help="Write the state after the Round here.")
     ] = None,
+    option: OptionList = None,
     as_json: JsonFlag = False,
 ) -> None:
     """A whole Liberty or Death Winter Quarters Round (6.1-6.7), every Faction's
@@ -1421,26 +1750,40 @@ def winter_command(
     from legalis.model.coin.scenarios import scenario_info, scenario_names
     from legalis.solver.nonplayer.winter_round import winter_quarters_round
 
-    name = _game_name(game_name, game_option)
-    if name != "lod":
-        raise InputError(f"no Winter Quarters for {name!r}", path="--game", allowed=["lod"])
+    name = _game_name(game_name, game_option, ("lod",), "Winter Quarters")
+    options = _nonplayer_options(option)
+    if apply_path is not None:
+        _check_writable(apply_path, "--apply")
     state = _coin_state(name, state_path, scenario)
     schedule = scenario if scenario is not None else releases_of
     if schedule is not None and schedule not in scenario_names(name):
-        raise InputError(f"no scenario {schedule!r}", path="--releases-of",
+        raise InputError(f"no scenario {clip(schedule)!r}", path="--releases-of",
                          allowed=scenario_names(name))  # fmt: skip
     info = scenario_info(name, schedule) if schedule is not None else None
+    # The campaigns of the scenario (with a state file alone: of any scenario); a
+    # Winter Quarters Round ends each one.
+    campaigns_of = [list(scenario_info(name, known).details.get("campaigns", ()))
+                    for known in ([schedule] if schedule else scenario_names(name))]  # fmt: skip
+    years = sorted({int(campaign) for campaigns in campaigns_of for campaign in campaigns})
+    rounds = max(map(len, campaigns_of))
     if year is None:
-        campaigns = list(info.details.get("campaigns", ())) if info is not None else []
-        if not campaigns:
-            raise InputError("name the campaign just ended", path="--year")
-        year = int(campaigns[0])
+        if schedule is None:
+            raise InputError("name the campaign just ended (or --releases-of a scenario)",
+                             path="--year", allowed=years)  # fmt: skip
+        year = years[0]
+    if year not in years:
+        raise InputError(f"no campaign {year} in {schedule or 'any scenario'}", path="--year",
+                         allowed=years)  # fmt: skip
+    if not 1 <= round_number <= rounds:
+        raise InputError(f"no Round {round_number}: a Winter Quarters Round ends each of the "
+                         f"{_plural(rounds, 'campaign')}", path="--round",
+                         allowed=range(1, rounds + 1))  # fmt: skip
     first = None
     if leader_change is not None:
         first = state.rules.data.faction(leader_change, path="--leader-change").id
     done = winter_quarters_round(
         state, LoggedRandom(seed), year=year, releases=info.releases if info else (),
-        leader_change_faction=first, round_number=round_number, final=final,
+        leader_change_faction=first, round_number=round_number, final=final, options=options,
     )  # fmt: skip
     body: dict[str, Any] = {
         "year": year,
@@ -1451,8 +1794,7 @@ def winter_command(
         "trace": done.trace.to_json(),
     }
     if apply_path is not None:
-        apply_path.write_text(json.dumps(done.state.to_json(), indent=2) + "\n",
-                              encoding="utf-8")  # fmt: skip
+        _write_file(apply_path, json.dumps(done.state.to_json(), indent=2) + "\n", "--apply")
         body["wrote"] = str(apply_path)
     if as_json:
         _emit_json(body)
@@ -1490,14 +1832,16 @@ def _internal_error() -> int:
         "w", prefix="legalis-error-", suffix=".log", delete=False
     ) as handle:
         traceback.print_exc(file=handle)
-    err.print(f"internal error: {sys.exc_info()[1]!r}; traceback written to {handle.name}")
+    error = clip(repr(sys.exc_info()[1]), 300)
+    err.print(f"internal error: {error}; traceback written to {handle.name}", markup=False)
     return EXIT_INTERNAL
 
 
 def main(argv: list[str] | None = None) -> None:
     """Run the CLI: one clear line per error, never a traceback on the terminal.
 
-    Usage errors are Typer's own (exit 2); commands end with ``typer.Exit``.
+    Usage errors are Typer's own (exit 2); commands end with ``typer.Exit``. Ctrl-C
+    ends a command with exit 130 (Typer turns it into that code) and one line.
     """
     code = EXIT_OK
     try:
@@ -1505,11 +1849,12 @@ def main(argv: list[str] | None = None) -> None:
     except SystemExit as done:
         code = done.code if isinstance(done.code, int) else EXIT_INPUT
     except LegalisError as error:
-        err.print(f"error: {error}", markup=False)
+        err.print(f"error: {clip(str(error), 2000)}", markup=False)
         code = EXIT_INPUT
     except KeyboardInterrupt:
-        err.print("interrupted")
-        code = EXIT_INPUT
+        code = EXIT_INTERRUPTED
     except Exception:
         code = _internal_error()
+    if code == EXIT_INTERRUPTED:
+        err.print("interrupted")
     sys.exit(code)

@@ -15,6 +15,29 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+# Control characters and lone surrogates, written as escapes: a message is one
+# printable line whatever bytes a user's file or argument holds.
+_ESCAPES = {code: repr(chr(code))[1:-1] for code in (*range(0x20), 0x7F, *range(0xD800, 0xE000))}
+
+
+def clip(text: str, limit: int = 80) -> str:
+    """``text`` cut to at most ``limit`` characters, to echo a value a user gave in
+    a message (:class:`InputError` also writes control characters as escapes).
+
+    >>> clip("x" * 100, 10), clip("short")
+    ('xxxxxxxxx…', 'short')
+    """
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _one_line(text: str, limit: int) -> str:
+    r"""``text`` as one printable line of at most ``limit`` characters.
+
+    >>> _one_line("line\nbreak", 80)
+    'line\\nbreak'
+    """
+    return clip(text.translate(_ESCAPES), limit)
+
 
 class LegalisError(Exception):
     """Base of every error legalis raises on purpose."""
@@ -42,10 +65,12 @@ class InputError(LegalisError):
         super().__init__(self._render())
 
     def _render(self) -> str:
-        where = ":".join(part for part in (self.source, self.path) if part)
-        text = f"{where}: {self.message}" if where else self.message
+        # every part may hold what a user typed: each is bounded
+        where = ":".join(_one_line(part, 160) for part in (self.source, self.path) if part)
+        message = _one_line(self.message, 300)
+        text = f"{where}: {message}" if where else message
         if self.allowed is not None:
-            shown = ", ".join(self.allowed[:12])
+            shown = ", ".join(_one_line(value, 80) for value in self.allowed[:12])
             more = f", ... ({len(self.allowed)} in all)" if len(self.allowed) > 12 else ""
             text += f" (allowed: {shown}{more})"
         return text
@@ -57,7 +82,7 @@ class IllegalMoveError(LegalisError):
     def __init__(self, reason: str, *, rule: str) -> None:
         self.reason = reason
         self.rule = rule
-        super().__init__(f"illegal move: {reason} [{rule}]")
+        super().__init__(f"illegal move: {_one_line(reason, 300)} [{rule}]")
 
 
 class SolverLimitError(LegalisError):

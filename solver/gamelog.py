@@ -14,10 +14,11 @@ True
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import IO, Any
+from typing import Any
 
+from legalis.model.core.documents import parse_json
 from legalis.model.core.game import Game
 from legalis.model.errors import IllegalMoveError, InputError
 from legalis.solver.playout import GameRecord
@@ -58,23 +59,27 @@ class ParsedLog:
     result: dict[str, Any] | None
 
 
-def parse_log(handle: IO[str], *, source: str) -> ParsedLog:
+def parse_log(lines: Iterable[str], *, source: str) -> ParsedLog:
     """Read a log; malformed lines are :class:`InputError` naming the line."""
     header: dict[str, Any] | None = None
     moves: list[tuple[int, str, Any]] = []
     result: dict[str, Any] | None = None
-    for number, line in enumerate(handle, start=1):
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         where = f"line {number}"
-        try:
-            entry = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise InputError(f"not JSON: {err.msg}", source=source, path=where) from err
+        entry = parse_json(line, source=source, path=where)
         kind = entry.get("type") if isinstance(entry, dict) else None
         if kind == "header":
             header = entry
         elif kind == "move" and header is not None:
+            index = entry.get("index")
+            if type(index) is not int or index != len(moves):  # a bool is no index either
+                raise InputError(
+                    f"expected {len(moves)}: the log's moves are numbered from 0, in order",
+                    source=source,
+                    path=f"{where}: index",
+                )
             moves.append((number, str(entry.get("by")), entry.get("move")))
         elif kind == "result" and header is not None:
             result = entry

@@ -48,6 +48,7 @@ from legalis.model.coin.limits import cap, may_hold
 from legalis.model.coin.scenarios import load_scenario
 from legalis.model.coin.schema import state_document_model
 from legalis.model.coin.state import CoinState, state_from_json
+from legalis.model.core.documents import read_document
 from legalis.model.core.ir import Add, Eq, IntVar, Term
 from legalis.model.core.views import Verdict
 from legalis.model.errors import InputError
@@ -1120,8 +1121,8 @@ def check_fixture(path: str | Path) -> list[str]:
     'cannot read the fixture:'
     """
     try:
-        raw = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
+        raw = read_document(path, "json")
+    except InputError as error:
         return [f"cannot read the fixture: {error}"]
     if not isinstance(raw, dict):
         return ["schema: (root): a fixture is a JSON object"]
@@ -1132,8 +1133,8 @@ def check_manifest(path: str | Path) -> list[str]:
     """The manifest against :data:`MANIFEST_SCHEMA`, then every fixture it lists."""
     folder = Path(path).parent
     try:
-        raw = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
+        raw = read_document(path, "json")
+    except InputError as error:
         return [f"cannot read the manifest: {error}"]
     problems = [f"manifest: {p}" for p in _schema_problems(raw, MANIFEST_SCHEMA)]
     if problems:

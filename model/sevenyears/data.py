@@ -20,6 +20,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from legalis.model.core.documents import read_document
 from legalis.model.errors import InputError
 
 BRITISH, FRENCH = 0, 1
@@ -121,13 +122,8 @@ def read_bundled(name: str) -> dict[str, Any]:
 
 def read_toml(path: str) -> dict[str, Any]:
     """A TOML file from disk; errors name the file."""
-    try:
-        with open(path, "rb") as handle:
-            return tomllib.load(handle)
-    except OSError as err:
-        raise InputError(f"cannot read: {err.strerror}", source=path) from err
-    except tomllib.TOMLDecodeError as err:
-        raise InputError(f"not valid TOML: {err}", source=path) from err
+    result: dict[str, Any] = read_document(path, "toml")
+    return result
 
 
 def check_cards(raw_cards: Mapping[str, Any], raw_game: Mapping[str, Any]) -> list[DataProblem]:

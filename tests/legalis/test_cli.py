@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import shutil
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pexpect
 import pytest
@@ -761,3 +764,437 @@ def test_bot_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "bot", "lod", "--scenario", "1775", "--card", "9",
                        "--faction", "french", "--players", "spain")  # fmt: skip
     assert code == cli.EXIT_INPUT and "--players" in err
+
+
+def test_eupop_resolve_without_an_event_says_how_to_pick_one(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(capsys, "resolve", "--game", "eupop")
+    assert code == 2 and not out and len(err.strip().splitlines()) == 1
+    assert "--event" in err and "101-1" in err and "None" not in err
+
+
+def test_eupop_resolve_prints_steps_and_a_summary_the_state_only_on_request(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    argv = ("resolve", "--game", "eupop", "--event", "101-1", "--auto")
+    code, out, _ = run(capsys, *argv)
+    # 16.3 Gain/place Influence: the sample's first open Area takes france's 1 I
+    assert code == 0 and "1. 16.3 Gain/place Influence: placed " in out
+    assert "resolved 101-1: 1 step, 1 change to the state" in out
+    assert "influence.france: " in out and "--out FILE" in out
+    assert "{'" not in out and '"realms"' not in out and len(out.splitlines()) < 10
+    code, out, _ = run(capsys, *argv, "--json")
+    body = json.loads(out)  # JSON alone
+    assert code == 0 and body["log"] and body["state"]["game"] == "eupop"
+    written = tmp_path / "after.json"
+    code, out, err = run(capsys, *argv, "--out", str(written))
+    assert code == 0 and '"realms"' not in out and str(written) in err
+    assert json.loads(written.read_text())["players"] == ["france", "england", "castile"]
+
+
+def test_eupop_moves_arguments_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    base = ("moves", "--game", "eupop", "--effect", "influence", "--player", "france")
+    code, _, err = run(capsys, *base, "--amount", "-5", "--areas", "saxony")
+    assert code == 2 and "--amount" in err and "1..20" in err
+    assert len(err.strip().splitlines()) == 1
+    code, out, err = run(capsys, *base, "--amount", "1", "--areas", "atlantis")
+    assert code == 2 and not out and "--areas[0]" in err and "unknown Area 'atlantis'" in err
+    assert "allowed: " in err and len(err.strip().splitlines()) == 1
+
+
+def test_eupop_verify_reports_an_event_with_no_effects(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    deck = tmp_path / "deck.toml"
+    deck.write_text('[[event]]\nid = "101B"\ntitle = "Bare"\nhalf = "1"\n'
+                    'text = "Gain a Merchant."\n')  # fmt: skip
+    code, out, _ = run(capsys, "verify", "--game", "eupop", "--cards", str(deck), "--json")
+    body = json.loads(out)
+    assert code == 1 and [f["code"] for f in body["findings"]] == ["eupop.event-no-effects"]
+    code, out, _ = run(capsys, "verify", str(deck), "--game", "eupop")
+    assert code == 1 and "eupop.event-no-effects" in out
+
+
+# ---------------------------------------------------------------------- output files
+# An output path is checked before the work; files are written whole or not at all.
+
+
+@pytest.mark.parametrize(
+    ("argv", "option"),
+    [
+        (("new", "sevenyears", "--out", "{missing}/s.json"), "--out"),
+        (("play", "sevenyears", "--british", "random", "--log", "{missing}/g.jsonl"), "--log"),
+        (("bot", "lod", "--scenario", "1776", "--card", "13", "--faction", "british",
+          "--apply", "{missing}/a.json"), "--apply"),
+        (("winter", "lod", "--scenario", "1775", "--apply", "{missing}/a.json"), "--apply"),
+        (("fixtures", "--game", "lod", "--out", "{file}"), "--out"),
+        (("draw", "--game", "eupop", "--out", "{missing}/map.svg"), "--out"),
+        (("resolve", "--game", "eupop", "--event", "101-1", "--auto",
+          "--out", "{missing}/s.json"), "--out"),
+    ],
+)
+def test_an_output_path_that_cannot_be_written_is_refused_before_the_work(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: tuple[str, ...], option: str
+) -> None:
+    (tmp_path / "file").write_text("not a folder")
+    paths = {"missing": str(tmp_path / "missing"), "file": str(tmp_path / "file")}
+    code, out, err = run(capsys, *(arg.format(**paths) for arg in argv))
+    assert code == 2 and f"{option}: cannot write" in err and str(tmp_path) in err
+    assert not out and len(err.strip().splitlines()) == 1  # nothing played or printed first
+    assert (tmp_path / "file").read_text() == "not a folder"
+
+
+def test_apply_with_a_bad_out_folder_exits_2_and_a_failed_write_keeps_the_input(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "s.json"
+    run(capsys, "new", "sevenyears", "--seed", "3", "--phase", "conflict", "--out", str(path))
+    before = path.read_text()
+    player = json.loads(before)["to_move"]
+    move = json.dumps({"type": "pass", "player": player})
+    code, _, err = run(capsys, "apply", "sevenyears", "--state", str(path), "--move", move,
+                       "--out", str(tmp_path / "no" / "t.json"))  # fmt: skip
+    assert code == 2 and "--out: cannot write" in err
+
+    def disk_full(source: object, target: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(cli.os, "replace", disk_full)
+    code, _, err = run(capsys, "apply", "sevenyears", "--state", str(path), "--move", move,
+                       "--out", str(path))  # fmt: skip
+    assert code == 2 and "No space left on device" in err
+    assert path.read_text() == before and [p.name for p in tmp_path.iterdir()] == ["s.json"]
+
+
+# ---------------------------------------------------------------------- Ctrl-C
+
+
+def _wait_for_cpu_seconds(pid: int, seconds: float) -> None:
+    """Wait until process ``pid`` has run ``seconds`` of CPU time (at most a minute)."""
+    import time
+
+    stat = Path(f"/proc/{pid}/stat")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        fields = stat.read_text().rsplit(")", 1)[1].split()
+        if (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK") >= seconds:
+            return
+        time.sleep(0.1)
+
+
+def test_simulate_interrupted_reports_the_games_finished_as_json() -> None:
+    import signal
+    import subprocess
+
+    command = [*_legalis(), "simulate", "sevenyears", "--games", "1000000000000", "--json"]
+    child = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
+    _wait_for_cpu_seconds(child.pid, 3.0)  # the start-up takes about one: then games
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=30)
+    body = json.loads(out)
+    assert child.returncode == 130 and err.strip() == "interrupted"
+    assert body["interrupted"] is True and body["games_requested"] == 1000000000000
+    assert body["games"] >= 1 and sum(body["wins"].values()) == body["games"]
+
+
+def test_simulate_interrupted_in_text_shows_the_finished_games(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import signal
+
+    real_play_game, played = cli.play_game, []
+
+    def play_then_press_ctrl_c(*args: Any, **kwargs: Any) -> Any:
+        played.append(1)
+        if len(played) == 3:
+            os.kill(os.getpid(), signal.SIGINT)
+        return real_play_game(*args, **kwargs)
+
+    monkeypatch.setattr(cli, "play_game", play_then_press_ctrl_c)
+    code, out, err = run(capsys, "simulate", "sevenyears", "--games", "100000")
+    assert code == 130 and err.strip() == "interrupted"
+    assert "interrupted: 3 of 100000 games finished" in out and "seeds 1..3" in out
+
+
+def test_moves_are_printed_as_generated_and_ctrl_c_says_so(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class Interrupted:
+        """The real view, but Ctrl-C comes after its third move."""
+
+        def __init__(self, view: Any) -> None:
+            self.view = view
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.view, name)
+
+        def __iter__(self) -> Iterator[Any]:
+            yield from itertools.islice(self.view, 3)
+            raise KeyboardInterrupt
+
+    state_class = type(load_game("sevenyears").new_initial_state())
+    real_legal_moves = state_class.legal_moves
+    monkeypatch.setattr(state_class, "legal_moves", lambda self: Interrupted(real_legal_moves(
+        self)))  # fmt: skip
+    for json_flag in ((), ("--json",)):
+        code, out, err = run(capsys, "moves", "sevenyears", "--limit", "1000000000000", *json_flag)
+        assert code == 130 and err.strip() == "interrupted"
+        assert out.count('"type"' if json_flag else "\n    ") == 3  # the 3 moves already out
+
+
+def test_moves_json_streams_the_same_document(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "moves", "sevenyears", "--seed", "4", "--limit", "1000000000000",
+                       "--json")  # fmt: skip
+    body = json.loads(out)
+    assert code == 0 and out == json.dumps(body, indent=2) + "\n"
+    assert len(body["moves"]) == body["count"] and body["truncated"] is False
+
+
+def test_replay_refuses_a_corrupted_move_index(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    lines = (Path(__file__).parent / "data" / "short-game.jsonl").read_text().splitlines()
+    for wrong in (7, -1, "3", True):
+        entry = json.loads(lines[3])
+        entry["index"] = wrong
+        log = tmp_path / "game.jsonl"
+        log.write_text("\n".join([*lines[:3], json.dumps(entry), *lines[4:]]) + "\n")
+        code, _, err = run(capsys, "replay", str(log))
+        assert code == 2 and "line 4: index: expected 2" in err, wrong
+
+
+# ---------------------------------------------------------------------- checked arguments
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (("--year", "1492"), "--year: no campaign 1492 in 1775 (allowed: 1775, 1776, 1777"),
+        (("--round", "-5"), "--round: no Round -5"),
+        (("--round", "7"), "(allowed: 1, 2, 3, 4, 5, 6)"),  # six campaigns from 1775
+    ],
+)
+def test_winter_checks_the_year_and_round_against_the_scenario(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], fragment: str
+) -> None:
+    code, out, err = run(capsys, "winter", "lod", "--scenario", "1775", *argv)
+    assert code == 2 and fragment in err and not out
+
+
+def test_winter_with_a_state_file_takes_the_years_of_any_scenario(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from legalis.model.coin.scenarios import load_scenario
+
+    state = tmp_path / "s.json"
+    state.write_text(json.dumps(load_scenario("lod", "1778").to_json()))
+    code, _, err = run(capsys, "winter", "lod", "--state", str(state), "--year", "1781")
+    assert code == 2 and "in any scenario (allowed: 1775, " in err and "1780)" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (("moves", "--game", "lod", "--scenario", "1776", "--card", "-5", "--faction", "british"),
+         "--card: no card -5"),
+        (("moves", "--game", "lod", "--scenario", "1776", "--card", "24", "--side", "up",
+          "--faction", "british"), "--side: card 24 has no side 'up'"),
+        (("moves", "--game", "lod", "--scenario", "1776", "--card", "24", "--side", "shaded",
+          "--faction", "spain"), "--faction: unknown Faction 'spain'"),
+        (("bot", "lod", "--scenario", "1776", "--card", "999", "--faction", "british"),
+         "--card: no card 999"),
+    ],
+)
+def test_coin_arguments_name_their_option(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], fragment: str
+) -> None:
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and fragment in err and len(err.strip().splitlines()) == 1
+
+
+# ---------------------------------------------------------------------- what a new user sees
+
+
+def test_new_and_apply_take_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "s.json"
+    code, out, _ = run(capsys, "new", "sevenyears", "--seed", "3", "--out", str(path), "--json")
+    assert code == 0 and json.loads(out)["wrote"] == str(path)
+    player = json.loads(path.read_text())["to_move"]
+    move = json.dumps({"type": "pass", "player": player})
+    code, out, _ = run(capsys, "apply", "sevenyears", "--state", str(path), "--move", move,
+                       "--json")  # fmt: skip
+    assert code in (0, 2)  # a pass may be refused in this phase: then the rule says why
+    code, out, _ = run(capsys, "apply", "--game", "lod", "--scenario", "1776", "--card", "24",
+                       "--side", "unshaded", "--faction", "british", "--move",
+                       json.dumps({"card": 24, "side": "unshaded", "faction": "british",
+                                   "steps": [[]]}), "--json")  # fmt: skip
+    assert code == 0 and json.loads(out)["game"] == "lod"
+
+
+def test_every_command_takes_json_and_help_shows_flags_as_flags(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    commands = [command.name for command in cli.app.registered_commands]
+    assert len(commands) >= 15
+    for name in commands:
+        code, out, _ = run(capsys, str(name), "--help")
+        assert code == 0 and "--json" in out, name
+        assert "<bool>" not in out, name
+    code, out, _ = run(capsys, "moves", "--help")
+    assert "  --count " in out and "--no-count" not in out
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib.metadata import version
+
+    code, out, _ = run(capsys, "--version")
+    assert code == 0 and out.strip() == f"legalis {version('legalis')}"
+
+
+def test_bot_and_winter_say_state_or_scenario(capsys: pytest.CaptureFixture[str]) -> None:
+    for command in ("bot", "winter"):
+        code, out, _ = run(capsys, command, "--help")
+        state_help = out.split("--state")[1].split("\n  -")[0]
+        assert code == 0 and "--scenario" in state_help and "default" not in state_help
+    code, _, err = run(capsys, "bot", "lod", "--card", "13", "--faction", "british")
+    assert code == 2 and "--state FILE and --scenario NAME, not neither" in err
+    assert "(allowed: 1775, 1776, 1778)" in err
+
+
+def test_check_errors_name_check(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "moves", "sevenyears", "--check", "{")
+    assert code == 2 and err.startswith("error: --check:")
+    code, _, err = run(capsys, "moves", "sevenyears", "--check", '{"type": "lay", "player": "x"}')
+    assert code == 2 and err.startswith("error: --check") and "--move" not in err
+    code, _, err = run(capsys, "moves", "--game", "lod", "--scenario", "1776", "--card", "24",
+                       "--side", "unshaded", "--faction", "british", "--check", "[")  # fmt: skip
+    assert code == 2 and err.startswith("error: --check:")
+
+
+@pytest.mark.parametrize(
+    ("argv", "allowed"),
+    [
+        (("moves", "--game", "chess"), "(allowed: sevenyears, lod, fitl, eupop)"),
+        (("moves",), "(allowed: sevenyears, lod, fitl, eupop)"),
+        (("apply", "chess", "--move", "{}"), "(allowed: sevenyears, lod, fitl)"),
+        (("deck",), "(allowed: eupop)"),
+        (("bot",), "(allowed: lod)"),
+        (("fixtures", "sevenyears"), "(allowed: lod, fitl)"),
+    ],
+)
+def test_errors_list_the_games_the_command_takes(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], allowed: str
+) -> None:
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and err.strip().endswith(allowed)
+
+
+def test_one_legal_move_is_singular(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "moves", "--game", "lod", "--scenario", "1776", "--card", "1",
+                       "--side", "unshaded", "--faction", "british")  # fmt: skip
+    assert code == 0 and out.startswith("1 legal move for british\n")
+
+
+def test_verify_tables_show_finding_codes_whole(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rich.console import Console
+
+    monkeypatch.setattr(cli, "out", Console(width=70, highlight=False, soft_wrap=True))
+    path, expect = _planted(tmp_path, "event_never_in_full.toml")
+    code, out, _ = run(capsys, "verify", str(path))
+    assert code == 1 and f" {expect['code']} " in out  # in the table, not cut
+    assert "1 finding, 1 error" in out
+
+
+def test_explain_bounds_the_echo_of_a_long_argument(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "explain", "x" * 100_000)
+    assert code == 2 and not out and len(err) < 1000 and "xxx…'" in err
+    code, _, err = run(capsys, "explain", "data." + "y" * 100_000)
+    assert code == 2 and len(err) < 1000
+
+
+def test_new_with_an_unknown_phase_lists_the_phases(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "new", "sevenyears", "--phase", "banquet")
+    assert code == 2 and "--phase" in err and "seed" not in err
+    assert "(allowed: execute, turmoil, conflict, difficulty)" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (("moves", "sevenyears", "--card", "5", "--count"), "--card: not an argument for"),
+        (("moves", "--game", "eupop", "--effect", "influence", "--player", "france",
+          "--scenario", "1776"), "--scenario: not an argument for eupop"),
+        (("moves", "--game", "lod", "--scenario", "1776", "--card", "24", "--side", "unshaded",
+          "--faction", "british", "--option", "x=1"), "--option: not an argument for lod"),
+        (("apply", "sevenyears", "--faction", "british", "--move", "{}"), "--faction: not an"),
+    ],
+)
+def test_arguments_the_game_does_not_use_are_refused_not_ignored(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], fragment: str
+) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and fragment in err and not out
+
+
+def test_writing_to_a_device_or_through_a_link_keeps_them(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, _, err = run(capsys, "new", "sevenyears", "--out", os.devnull)
+    assert code == 0 and Path(os.devnull).is_char_device() and "wrote" in err
+    real, link = tmp_path / "real.json", tmp_path / "link.json"
+    real.write_text("{}")
+    link.symlink_to(real)
+    code, _, _ = run(capsys, "new", "sevenyears", "--out", str(link))
+    assert code == 0 and link.is_symlink() and json.loads(real.read_text())["game"] == "sevenyears"
+
+
+def test_moves_time_limit_stops_a_heavy_count_with_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # card 91 of the heavy deck has billions of executions: its count takes seconds
+    deck = Path(__file__).resolve().parents[2] / "benchmarks" / "heavy_move_deck.toml"
+    code, out, err = run(capsys, "moves", "--game", "lod", "--scenario", "1776", "--deck",
+                         str(deck), "--card", "91", "--side", "unshaded", "--faction",
+                         "british", "--count", "--time-limit", "0.05")  # fmt: skip
+    assert code == 2 and not out
+    assert len(err.strip().splitlines()) == 1 and "time limit" in err and "card 91" in err
+
+
+def test_eupop_options_change_moves_resolve_and_deck(capsys: pytest.CaptureFixture[str]) -> None:
+    moves = ("moves", "--game", "eupop", "--effect", "influence", "--player", "france",
+             "--amount", "2", "--areas", "saxony", "--count", "--json")  # fmt: skip
+    counts = [json.loads(run(capsys, *moves, *extra)[1])["count"]
+              for extra in ((), ("--option", "influence_up_to=true"))]  # fmt: skip
+    assert counts == [1, 3]  # 16.3 Gain Influence: placed whole, or also in part
+    resolve = ("resolve", "--game", "eupop", "--event", "101-1", "--auto", "--seed", "0", "--json")
+    placed = [json.loads(run(capsys, *resolve, *extra)[1])["log"][0]["chosen"]["placed"]
+              for extra in ((), ("--option", "player_default=random"))]  # fmt: skip
+    assert placed == [[["lombardy", 1]], [["bohemia", 1]]]  # the first Area, or a seeded draw
+    deck = ("deck", "--game", "eupop", "--seed", "7", "--json")
+    plain, dealt, flag = (json.loads(run(capsys, *deck, *extra)[1])["ages"]
+                          for extra in ((), ("--option", "randomize_x=true"), ("--randomize-x",)))
+    assert dealt != plain and dealt == flag  # Optional Rule 6
+
+
+@pytest.mark.parametrize(
+    ("command", "pair", "named"),
+    [
+        (("moves", "--game", "eupop", "--effect", "g", "--player", "france", "--areas",
+          "saxony"), "odd_x_card=random", "--option.odd_x_card"),
+        (("resolve", "--game", "eupop", "--event", "101-1"), "ab_met=most", "--option.ab_met"),
+        (("resolve", "--game", "eupop", "--event", "101-1"), "dow_allowed=x", "dow_allowed"),
+        (("deck", "--game", "eupop"), "randomize_x=maybe", "--option.randomize_x"),
+        (("deck", "--game", "eupop"), "no_equals", "--option"),
+    ],
+)  # fmt: skip
+def test_eupop_bad_options_exit_2_naming_them(
+    capsys: pytest.CaptureFixture[str], command: tuple[str, ...], pair: str, named: str
+) -> None:
+    code, _, err = run(capsys, *command, "--option", pair)
+    assert code == 2 and named in err and len(err.strip().splitlines()) == 1, err

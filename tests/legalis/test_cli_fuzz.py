@@ -1,0 +1,939 @@
+"""The CLI under hostile input: every subcommand fed malformed and mutated input.
+
+Valid states, decks, moves, logs and data files of every game are made with the
+CLI or taken from the bundled data, then mutated by hypothesis (values, keys,
+types, lines); next to them stand binary, empty, huge, deeply nested and NUL-laden
+files, unknown names and out-of-range numbers. Every run must end in exit 0 (JSON
+output parses), 1 (findings) or 2 with one line on stderr; never 3, never a
+traceback, never more than a few seconds. The CLI runs in-process, so that
+hundreds of runs stay within a minute. ``LEGALIS_FUZZ_SCALE=20`` tries twenty times
+as many examples, for a deeper search before a release.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import os
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from legalis.model.coin.scenarios import load_scenario
+from legalis.model.core.documents import MAX_DOCUMENT_BYTES, MAX_NESTING
+
+import legalis.cli as cli
+
+SECONDS_PER_RUN = 10.0  # "a few seconds" on a busy two-core machine
+LONGEST_ERROR = 2500  # characters of stderr for one error line
+
+SCALE = int(os.environ.get("LEGALIS_FUZZ_SCALE", "1"))
+FUZZ = settings(
+    max_examples=12 * SCALE,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+
+@dataclass(frozen=True)
+class Run:
+    argv: tuple[str, ...]
+    code: int
+    out: str
+    err: str
+    seconds: float
+
+
+@contextmanager
+def _no_terminal() -> Iterator[None]:
+    """Empty stdin, so a human player reads end of input instead of blocking."""
+    stdin = sys.stdin
+    sys.stdin = io.StringIO("")
+    try:
+        yield
+    finally:
+        sys.stdin = stdin
+
+
+def run_cli(*argv: str) -> Run:
+    """One in-process run of ``legalis argv``."""
+    out, err = io.StringIO(), io.StringIO()
+    started = time.perf_counter()
+    with redirect_stdout(out), redirect_stderr(err), _no_terminal():
+        try:
+            cli.main(list(argv))
+        except SystemExit as done:
+            code = done.code if isinstance(done.code, int) else -1
+        else:
+            code = 0
+    return Run(argv, code, out.getvalue(), err.getvalue(), time.perf_counter() - started)
+
+
+def _one_error_line(err: str) -> bool:
+    lines = [line for line in err.splitlines() if line.strip()]
+    if len(lines) == 1:
+        return lines[0].startswith(("error: ", "Error: "))
+    # Click's usage error: the usage, the help hint, then the one "Error:" line
+    return len(lines) == 3 and lines[0].startswith("Usage: ") and lines[2].startswith("Error: ")
+
+
+def check_sane(run: Run) -> Run:
+    """The run's exit code, output and time are within the CLI's contract."""
+    shown = " ".join(repr(arg) if len(arg) < 60 else repr(arg[:60]) + "..." for arg in run.argv)
+    what = f"legalis {shown} -> exit {run.code}: {run.err[:600]!r}"
+    assert run.code in (0, 1, 2), what
+    assert "Traceback" not in run.out + run.err, what
+    assert "internal error" not in run.err, what
+    assert run.seconds < SECONDS_PER_RUN, f"{what} took {run.seconds:.1f} s"
+    if run.code == 2:
+        assert _one_error_line(run.err), what
+        assert len(run.err) <= LONGEST_ERROR, f"{what}: {len(run.err)} characters"
+    elif "--json" in run.argv and "--help" not in run.argv:
+        json.loads(run.out)
+    return run
+
+
+# ---------------------------------------------------------------------- valid inputs
+
+
+@dataclass(frozen=True)
+class Inputs:
+    folder: Path
+    seven_state: Path
+    seven_moves: list[str]
+    seven_log: str
+    coin_states: dict[str, str]  # game -> state JSON text
+    coin_decks: dict[str, str]  # game -> deck TOML text
+    coin_cards: dict[str, tuple[int, str, str]]  # game -> (card, side, faction)
+    coin_moves: dict[str, list[str]]
+    eupop_state: str
+    eupop_moves: list[str]
+    files: list[str]  # a valid file of each kind, and a binary one
+    toml_texts: dict[str, str]  # sevenyears cards/rules, eupop catalogue/scenario
+
+
+def _resource(package: str, *parts: str) -> str:
+    return resources.files(package).joinpath(*parts).read_text("utf-8")
+
+
+def _must(run: Run) -> Run:
+    assert run.code == 0, run
+    return run
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _scratch_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Run in a scratch folder: outputs with default names (map.svg, fixtures/)
+    land there, not in the working tree."""
+    before = Path.cwd()
+    os.chdir(tmp_path_factory.mktemp("cwd"))
+    try:
+        yield
+    finally:
+        os.chdir(before)
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory: pytest.TempPathFactory) -> Inputs:
+    from legalis.model.coin.deck import bundled_deck
+    from legalis.solver.events import legal_event_moves
+
+    folder = tmp_path_factory.mktemp("fuzz")
+    state = folder / "sevenyears.json"
+    _must(run_cli("new", "sevenyears", "--seed", "3", "--phase", "conflict", "--out", str(state)))
+    listed = json.loads(_must(run_cli("moves", "sevenyears", "--state", str(state), "--json")).out)[
+        "moves"
+    ]
+    log = folder / "game.jsonl"
+    _must(
+        run_cli(
+            "play",
+            "sevenyears",
+            "--british",
+            "random",
+            "--french",
+            "random",
+            "--seed",
+            "2",
+            "--log",
+            str(log),
+            "--json",
+        )
+    )
+    coin_states, coin_decks, coin_cards, coin_moves = {}, {}, {}, {}
+    for game, scenario in (("lod", "1776"), ("fitl", "short")):
+        coin = load_scenario(game, scenario)
+        coin_states[game] = json.dumps(coin.to_json())
+        coin_decks[game] = _resource(f"legalis.model.{game}", "decks", "sample.toml")
+        # the card side with the most ways to execute it: the richest move documents
+        best: Any = None
+        for card in bundled_deck(game).cards:
+            for side in ("unshaded", "shaded"):
+                if getattr(card, side) is not None:
+                    view = legal_event_moves(coin, card, side, card.factions[0])
+                    if best is None or view.count() > best.count():
+                        best = view
+        coin_cards[game] = (best.card.number, best.side_name, best.faction)
+        coin_moves[game] = [json.dumps(best.nth(i).to_json()) for i in range(min(5, best.count()))]
+    eupop_moves = json.loads(
+        _must(
+            run_cli(
+                "moves",
+                "eupop",
+                "--effect",
+                "influence",
+                "--player",
+                "france",
+                "--amount",
+                "2",
+                "--areas",
+                "saxony,bohemia",
+                "--json",
+            )
+        ).out
+    )["moves"]
+    files = [str(state), str(log)]
+    for name, text in [
+        *((f"{game}.json", text) for game, text in coin_states.items()),
+        *((f"{game}-deck.toml", text) for game, text in coin_decks.items()),
+        ("eupop.json", _resource("legalis.model.eupop", "sample_state.json")),
+    ]:
+        (folder / name).write_text(text, encoding="utf-8")
+        files.append(str(folder / name))
+    (folder / "binary.json").write_bytes(bytes(range(256)))
+    files.append(str(folder / "binary.json"))
+    return Inputs(
+        folder=folder,
+        files=files,
+        seven_state=state,
+        seven_moves=[json.dumps(move) for move in listed[:20]],
+        seven_log=log.read_text(encoding="utf-8"),
+        coin_states=coin_states,
+        coin_decks=coin_decks,
+        coin_cards=coin_cards,
+        coin_moves=coin_moves,
+        eupop_state=_resource("legalis.model.eupop", "sample_state.json"),
+        eupop_moves=[json.dumps(move) for move in eupop_moves],
+        toml_texts={
+            "cards": _resource("legalis.model.sevenyears", "cards.toml"),
+            "rules": _resource("legalis.model.sevenyears", "game.toml"),
+            "catalogue": _resource("legalis.model.eupop", "events.toml"),
+            "scenario": _resource("legalis.model.eupop", "scenarios", "three_crowns.toml"),
+        },
+    )
+
+
+_written = [0]
+
+
+def write(inputs: Inputs, content: str | bytes, suffix: str) -> Path:
+    """A new file in the fuzz folder holding ``content``."""
+    _written[0] += 1
+    path = inputs.folder / f"input-{_written[0]}{suffix}"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8", errors="surrogatepass")
+    return path
+
+
+# ---------------------------------------------------------------------- mutations
+
+HOSTILE_NAMES = ["", "atlantis", "None", "-1", "x" * 5000, "\x00", "Ünïcode", "British "]
+HOSTILE_INTS = [-1, 0, 1, 2, 7, 99, 10**6, -(10**12), 10**30]
+hostile_json = st.one_of(
+    st.sampled_from([None, True, False, [], {}, 0.5, 1e308, -0.0, [[[[[]]]]], {"": {}}]),
+    st.sampled_from(HOSTILE_INTS),
+    st.integers(-3, 40),
+    st.sampled_from(HOSTILE_NAMES),
+    st.text(max_size=12),
+).map(copy.deepcopy)  # never mutate the constants
+
+
+def _paths(document: Any) -> list[tuple[Any, ...]]:
+    """Every path to a value inside a JSON document (the root is ``()``)."""
+    found: list[tuple[Any, ...]] = [()]
+    todo: list[tuple[tuple[Any, ...], Any]] = [((), document)]
+    while todo:
+        path, value = todo.pop()
+        children = (
+            value.items()
+            if isinstance(value, dict)
+            else enumerate(value)
+            if isinstance(value, list)
+            else ()
+        )
+        for key, child in children:
+            found.append((*path, key))
+            todo.append(((*path, key), child))
+    return found
+
+
+@st.composite
+def mutated_json(draw: st.DrawFn, text: str) -> str:
+    """``text`` (a JSON document) with one to three values, keys or types changed."""
+    document = json.loads(text)
+    for _ in range(draw(st.integers(1, 3))):
+        path = draw(st.sampled_from(_paths(document)))
+        if not path:
+            document = draw(hostile_json)
+            continue
+        parent = document
+        for key in path[:-1]:
+            parent = parent[key]
+        key = path[-1]
+        operation = draw(st.sampled_from(["replace", "replace", "delete", "add", "duplicate"]))
+        if operation == "replace":
+            parent[key] = draw(hostile_json)
+        elif operation == "delete":
+            del parent[key]
+        elif operation == "add" and isinstance(parent, dict):
+            parent[draw(st.sampled_from(HOSTILE_NAMES[:4]))] = draw(hostile_json)
+        elif isinstance(parent, list):
+            parent.insert(key, parent[key])
+        else:
+            parent[f"{key}_"] = parent[key]
+    return json.dumps(document)
+
+
+HOSTILE_TOML = [
+    '""',
+    '"atlantis"',
+    "-1",
+    "0",
+    "99999999999999999999",
+    "[]",
+    "{}",
+    "true",
+    "1.5",
+    "nan",
+    '"' + "x" * 3000 + '"',
+    "[[[]]]",
+    '{ op = "atlantis" }',
+]
+
+
+@st.composite
+def mutated_toml(draw: st.DrawFn, text: str) -> str:
+    """``text`` (a TOML document) with one to three lines changed: a value replaced,
+    a line deleted, duplicated or its key renamed."""
+    lines = text.splitlines()
+    for _ in range(draw(st.integers(1, 3))):
+        candidates = [i for i, line in enumerate(lines) if "=" in line or line.startswith("[")]
+        index = draw(st.sampled_from(candidates))
+        line = lines[index]
+        operation = draw(st.sampled_from(["value", "value", "delete", "duplicate", "rename"]))
+        key, sep, _ = line.partition("=")
+        if operation == "value" and sep:
+            lines[index] = f"{key}= {draw(st.sampled_from(HOSTILE_TOML))}"
+        elif operation == "delete":
+            del lines[index]
+        elif operation == "duplicate":
+            lines.insert(index, line)
+        elif sep:
+            lines[index] = f"{key.rstrip()}_x ={line.partition('=')[2]}"
+    return "\n".join(lines) + "\n"
+
+
+@st.composite
+def mutated_log(draw: st.DrawFn, text: str) -> str:
+    """A game log with one line mutated, dropped, repeated or two lines swapped."""
+    lines = text.splitlines()
+    index = draw(st.integers(0, len(lines) - 1))
+    operation = draw(st.sampled_from(["mutate", "mutate", "drop", "repeat", "swap"]))
+    if operation == "mutate":
+        lines[index] = draw(mutated_json(lines[index]))
+    elif operation == "drop":
+        del lines[index]
+    elif operation == "repeat":
+        lines.insert(index, lines[index])
+    else:
+        other = draw(st.integers(0, len(lines) - 1))
+        lines[index], lines[other] = lines[other], lines[index]
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------- mutated documents
+
+
+@FUZZ
+@given(data=st.data())
+def test_mutated_sevenyears_states_and_moves(inputs: Inputs, data: st.DataObject) -> None:
+    state_text = inputs.seven_state.read_text(encoding="utf-8")
+    state = write(inputs, data.draw(mutated_json(state_text)), ".json")
+    move = data.draw(st.sampled_from(inputs.seven_moves))
+    mutated_move = data.draw(mutated_json(move))
+    valid = str(inputs.seven_state)
+    for argv in (
+        ("moves", "sevenyears", "--state", str(state), "--json"),
+        ("apply", "sevenyears", "--state", str(state), "--move", move),
+        ("apply", "sevenyears", "--state", valid, "--move", mutated_move),
+        ("moves", "sevenyears", "--state", valid, "--check", mutated_move, "--json"),
+    ):
+        check_sane(run_cli(*argv))
+
+
+@FUZZ
+@given(data=st.data())
+def test_mutated_logs_replay_or_name_the_line(inputs: Inputs, data: st.DataObject) -> None:
+    log = write(inputs, data.draw(mutated_log(inputs.seven_log)), ".jsonl")
+    check_sane(run_cli("replay", str(log), "--json"))
+
+
+@pytest.mark.parametrize("game", ["lod", "fitl"])
+@FUZZ
+@given(data=st.data())
+def test_mutated_coin_states_decks_and_moves(
+    inputs: Inputs, game: str, data: st.DataObject
+) -> None:
+    card, side, faction = inputs.coin_cards[game]
+    event = ("--card", str(card), "--side", side, "--faction", faction)
+    scenario = {"lod": "1776", "fitl": "short"}[game]
+    state = write(inputs, data.draw(mutated_json(inputs.coin_states[game])), ".json")
+    deck = write(inputs, data.draw(mutated_toml(inputs.coin_decks[game])), ".toml")
+    move = data.draw(mutated_json(data.draw(st.sampled_from(inputs.coin_moves[game]))))
+    runs = [
+        ("moves", game, "--state", str(state), *event, "--count", "--json"),
+        ("moves", game, "--scenario", scenario, "--deck", str(deck), *event, "--count"),
+        ("apply", game, "--scenario", scenario, *event, "--move", move),
+    ]
+    if game == "lod":  # the Non-player rules and Winter Quarters are Liberty or Death's
+        runs.append(
+            (
+                "bot",
+                "lod",
+                "--state",
+                str(state),
+                "--card",
+                str(card),
+                "--faction",
+                faction,
+                "--json",
+            )
+        )
+        runs.append(("winter", "lod", "--state", str(state), "--year", "1776", "--json"))
+    for argv in runs:
+        check_sane(run_cli(*argv))
+
+
+@FUZZ
+@given(data=st.data())
+def test_mutated_eupop_states_and_moves(inputs: Inputs, data: st.DataObject) -> None:
+    state = str(write(inputs, data.draw(mutated_json(inputs.eupop_state)), ".json"))
+    move = data.draw(mutated_json(data.draw(st.sampled_from(inputs.eupop_moves))))
+    influence = (
+        "--effect",
+        "influence",
+        "--player",
+        "france",
+        "--amount",
+        "2",
+        "--areas",
+        "saxony,bohemia",
+    )
+    for argv in (
+        ("moves", "eupop", "--state", state, *influence, "--count", "--json"),
+        ("moves", "eupop", *influence, "--check", move, "--json"),
+        ("resolve", "eupop", "--state", state, "--event", "13A-2", "--auto", "--json"),
+        ("draw", "eupop", "--state", state, "--out", str(inputs.folder / "map.svg"), "--json"),
+    ):
+        check_sane(run_cli(*argv))
+
+
+@settings(FUZZ, max_examples=6 * SCALE)
+@given(data=st.data())
+def test_mutated_data_files(inputs: Inputs, data: st.DataObject) -> None:
+    kind = data.draw(st.sampled_from(sorted(inputs.toml_texts)))
+    path = str(write(inputs, data.draw(mutated_toml(inputs.toml_texts[kind])), ".toml"))
+    argv = {
+        "cards": ("verify", "sevenyears", "--cards", path, "--format", "json"),
+        "rules": ("verify", "sevenyears", "--rules", path, "--format", "json"),
+        "catalogue": ("resolve", "eupop", "--catalogue", path, "--event", "13A-2", "--auto"),
+        "scenario": ("deck", "eupop", "--scenario", path, "--json"),
+    }[kind]
+    check_sane(run_cli(*argv))
+
+
+# ---------------------------------------------------------------------- hostile files
+
+HOSTILE_FILES: dict[str, bytes] = {
+    "binary": bytes(range(256)) * 24,  # about 6 KB, as a PNG or a zip would give
+    "latin-1": "état = 'café'\n".encode("latin-1"),
+    "utf-16": '{"game": "lod"}'.encode("utf-16"),
+    "empty": b"",
+    "nul": b'{"game": "lod"\x00}',
+    "deep-json": b"[" * 100_000 + b"]" * 100_000,
+    "deep-json-parses": b"[" * (MAX_NESTING + 2) + b"]" * (MAX_NESTING + 2),
+    "deep-toml": b"a = " + b"[" * 100_000 + b"]" * 100_000,
+    "deep-toml-tables": b"[" + b".".join(b"k%d" % i for i in range(200)) + b"]\nx = 1\n",
+    "long-number": b'{"game": ' + b"9" * 5000 + b"}",
+    "nan": b'{"game": NaN}',
+}
+
+
+PASS = json.dumps({"type": "pass", "player": "british"})
+# Every way the CLI reads a user's file: the file's suffix and the command, with
+# "{}" standing for the file.
+FILE_READERS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "moves-state": (".json", ("moves", "sevenyears", "--state", "{}")),
+    "apply-state": (".json", ("apply", "sevenyears", "--state", "{}", "--move", PASS)),
+    "coin-state": (".json", ("moves", "lod", "--state", "{}", "--card", "1", "--faction", "x")),
+    "coin-deck": (".toml", ("moves", "fitl", "--scenario", "short", "--deck", "{}", "--card", "1")),
+    "verify-deck": (".toml", ("verify", "{}", "--game", "lod")),
+    "verify-deck-alone": (".toml", ("verify", "{}")),
+    "bot-deck": (".toml", ("bot", "lod", "--scenario", "1776", "--deck", "{}", "--card", "1")),
+    "winter-state": (".json", ("winter", "lod", "--state", "{}", "--year", "1776")),
+    "cards": (".toml", ("verify", "sevenyears", "--cards", "{}")),
+    "rules": (".toml", ("verify", "sevenyears", "--rules", "{}")),
+    "replay": (".jsonl", ("replay", "{}")),
+    "eupop-state": (".json", ("resolve", "eupop", "--state", "{}", "--event", "13A-2", "--auto")),
+    "draw-state": (".json", ("draw", "eupop", "--state", "{}", "--out", "{}.svg")),
+    "catalogue": (".toml", ("resolve", "eupop", "--catalogue", "{}", "--event", "13A-2")),
+    "scenario": (".toml", ("deck", "eupop", "--scenario", "{}")),
+}
+
+
+def read_with(reader: str, path: Path) -> Run:
+    _, argv = FILE_READERS[reader]
+    return check_sane(run_cli(*(arg.replace("{}", str(path)) for arg in argv)))
+
+
+@pytest.mark.parametrize("content", sorted(HOSTILE_FILES))
+@pytest.mark.parametrize("reader", sorted(FILE_READERS))
+def test_hostile_files_exit_2_naming_the_file(inputs: Inputs, reader: str, content: str) -> None:
+    path = write(inputs, HOSTILE_FILES[content], FILE_READERS[reader][0])
+    run = read_with(reader, path)
+    if content == "empty" and path.suffix == ".toml":
+        return  # valid TOML: an empty card list has findings, an empty catalogue no events
+    assert run.code == 2 and str(path) in run.err, run
+    assert len(run.err) < 400, run  # the name and the reason, never the content
+
+
+@pytest.mark.parametrize("reader", sorted(FILE_READERS))
+def test_missing_huge_and_folder_files_exit_2(inputs: Inputs, reader: str) -> None:
+    suffix = FILE_READERS[reader][0]
+    huge = inputs.folder / f"huge-{reader}{suffix}"
+    with huge.open("wb") as handle:  # a sparse file: no time spent writing it
+        handle.truncate(MAX_DOCUMENT_BYTES + 1)
+    folder = inputs.folder / f"folder-{reader}{suffix}"
+    folder.mkdir()
+    for path in (inputs.folder / f"missing{suffix}", huge, folder):
+        run = read_with(reader, path)
+        assert run.code == 2 and str(path) in run.err, run
+
+
+def test_a_binary_state_names_the_file_in_one_short_line(inputs: Inputs) -> None:
+    path = write(inputs, HOSTILE_FILES["binary"], ".json")
+    run = run_cli("moves", "sevenyears", "--state", str(path))
+    assert run.code == 2
+    assert run.err == f"error: {path}: not UTF-8 text (byte 0x80 at offset 128): a binary file?\n"
+
+
+def test_deep_nesting_is_refused_with_the_limit(inputs: Inputs) -> None:
+    path = write(inputs, HOSTILE_FILES["deep-toml"], ".toml")
+    run = run_cli("verify", "sevenyears", "--cards", str(path))
+    assert run.code == 2
+    assert run.err == f"error: {path}: nested more than {MAX_NESTING} levels deep\n"
+
+
+@pytest.mark.parametrize(
+    "option", [("apply", "--move"), ("moves", "--check")], ids=["move", "check"]
+)
+@pytest.mark.parametrize(
+    "text", ["[" * 100_000, "9" * 5000, "NaN", '{"type": "pass"\x00}'], ids=lambda t: t[:4]
+)
+def test_hostile_move_text_exits_2(inputs: Inputs, option: tuple[str, str], text: str) -> None:
+    command, flag = option
+    run = check_sane(run_cli(command, "sevenyears", "--state", str(inputs.seven_state), flag, text))
+    assert run.code == 2 and flag in run.err, run
+
+
+def test_an_eupop_move_of_the_wrong_shape_is_refused_naming_check() -> None:
+    # an Influence placement is (area, count) pairs; [2] is not one
+    run = run_cli(
+        "moves",
+        "eupop",
+        "--effect",
+        "influence",
+        "--player",
+        "france",
+        "--amount",
+        "2",
+        "--areas",
+        "saxony,bohemia",
+        "--check",
+        '{"placed": [[2]], "discards": []}',
+    )
+    assert run.code == 2 and run.err.startswith("error: --check: "), run
+
+
+def test_a_long_value_is_echoed_clipped_on_one_line(inputs: Inputs) -> None:
+    player = "x" * 5000 + "\n" + "y" * 5000
+    move = json.dumps({"type": "pass", "player": player})
+    run = run_cli("moves", "sevenyears", "--state", str(inputs.seven_state), "--check", move)
+    assert run.code == 2 and "xxxx" in run.err, run
+    assert run.err.count("\n") == 1 and len(run.err) < 800, run
+
+
+def test_an_internal_error_never_echoes_raw_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*_: Any, **__: Any) -> None:
+        raise RuntimeError("[/bold] " + "\x80" * 10_000)
+
+    monkeypatch.setattr(cli, "_game", broken)
+    run = run_cli("new", "sevenyears")
+    assert run.code == 3 and "traceback written to" in run.err
+    assert len(run.err) < 600 and run.err.count("\n") == 1
+
+
+# ---------------------------------------------------------------------- handcrafted
+
+LOD_EVENT = ("--scenario", "1776", "--card", "1", "--side", "unshaded", "--faction", "British")
+# A few hostile cases per subcommand, with the exits each may give. Of the files,
+# @state is a Seven Years War state, @lod and @eupop states of those games,
+# @binary a binary file, @folder a folder and @nowhere a file in no folder.
+HANDCRAFTED: list[tuple[tuple[str, ...], int | set[int]]] = [
+    (("games", "extra"), 2),
+    (("new", "chess"), 2),
+    (("new", "sevenyears", "--phase", "banquet"), 2),
+    (("new", "sevenyears", "--option", "nonsense"), 2),
+    (("new", "sevenyears", "--option", "reshuffle=never"), 2),
+    (("new", "sevenyears", "--seed", "-1", "--json"), 0),
+    (("moves", "sevenyears", "--state", "@state", "--limit", "-1"), 2),
+    (("moves", "sevenyears", "--state", "@lod"), 2),
+    (("moves", "sevenyears", "--state", "@state", "--option", "reshuffle=any_draw"), 2),
+    (("moves", "lod", "--state", "@state", "--card", "1", "--faction", "British"), 2),
+    (("moves", "lod", "--scenario", "1776", "--card", "0", "--faction", "British"), 2),
+    (("moves", "lod", "--scenario", "1776", "--card", str(10**30), "--faction", "British"), 2),
+    (("moves", "lod", *LOD_EVENT[:6], "--faction", "Martians"), 2),
+    (("moves", "fitl", "--scenario", "1776", "--card", "1"), 2),
+    (("apply", "sevenyears", "--state", "@state", "--move", "{}"), 2),
+    (("apply", "sevenyears", "--state", "@state", "--move", "[]"), 2),
+    (("apply", "sevenyears", "--state", "@state", "--move", '{"type": "lay", "card": -1}'), 2),
+    (("apply", "lod", *LOD_EVENT, "--move", '{"card": -1, "steps": [[["x", "y", -5]]]}'), 2),
+    (("play", "sevenyears", "--british", "alien"), 2),
+    (("play", "lod"), 2),
+    (("play", "sevenyears", "--british", "human"), 2),  # stdin ends at once
+    (("simulate", "sevenyears", "--games", "0"), 2),
+    (("simulate", "sevenyears", "--games", "-5"), 2),
+    (("simulate", "eupop", "--games", "1"), 2),
+    (("replay", "@folder"), 2),
+    (("replay", "@state"), 2),
+    (("replay", "@binary"), 2),
+    (("verify", "chess"), 2),
+    (("verify", "sevenyears", "--format", "xml"), 2),
+    (("verify", "@state"), 2),
+    (("explain", "x" * 100_000), 2),
+    (("explain", ""), 2),
+    (("explain", "data.\x00"), 2),
+    (("demo", "--games", "0"), 2),
+    (("fixtures", "chess"), 2),
+    (("fixtures", "lod", "--per-rule", "0"), 2),
+    (("deck", "eupop", "--age", "99"), 2),
+    (("deck", "eupop", "--players", "0"), 2),
+    (("deck", "eupop", "--scenario", "atlantis"), 2),
+    (("deck", "lod"), 2),
+    (("draw", "eupop", "--spread", "x"), 2),
+    (("draw", "lod"), 2),
+    (("draw", "eupop", "--state", "@state"), 2),
+    (("resolve", "eupop", "--event", "nope"), 2),
+    (("resolve", "eupop", "--state", "@lod", "--event", "13A-2"), 2),
+    # a choice out of range: refused (1) or bad input (2)
+    (("resolve", "eupop", "--event", "13A-2", "--choose", "-1"), {1, 2}),
+    (("resolve", "eupop", "--event", "13A-2", "--choose", str(10**30)), {1, 2}),
+    (("bot", "lod", "--scenario", "1776", "--card", "999", "--faction", "British"), 2),
+    (("bot", "lod", "--scenario", "1776", "--card", "1", "--faction", "Martians"), 2),
+    (
+        (
+            "bot",
+            "lod",
+            "--scenario",
+            "1776",
+            "--card",
+            "1",
+            "--faction",
+            "British",
+            "--players",
+            "British",
+        ),
+        2,
+    ),
+    (("bot", "fitl", "--scenario", "short", "--card", "1", "--faction", "US"), 2),
+    (("bot", "lod", "--state", "@eupop", "--card", "1", "--faction", "British"), 2),
+    (("winter", "lod", "--scenario", "9999"), 2),
+    (("winter", "lod", "--state", "@lod"), 2),
+    (("winter", "lod", "--scenario", "1776", "--leader-change", "Martians"), 2),
+    (("winter", "lod", "--scenario", "1776", "--year", "1492"), 2),
+    (("winter", "lod", "--scenario", "1776", "--round", "-5"), 2),
+    (("moves", "eupop", "--effect", "influence", "--player", "france", "--amount", "-5"), 2),
+    (("moves", "eupop", "--effect", "influence", "--player", "france", "--areas", "atlantis"), 2),
+    # outputs that cannot be written: refused before any work
+    (("new", "sevenyears", "--out", "@nowhere"), 2),
+    (("play", "sevenyears", "--british", "random", "--log", "@nowhere"), 2),
+    (("fixtures", "lod", "--out", "@state"), 2),
+    (("draw", "eupop", "--out", "@folder"), 2),
+]
+
+
+@pytest.mark.parametrize(
+    ("argv", "code"), HANDCRAFTED, ids=[" ".join(argv)[:50] for argv, _ in HANDCRAFTED]
+)
+def test_handcrafted_hostile_cases(
+    inputs: Inputs, argv: tuple[str, ...], code: int | set[int]
+) -> None:
+    files = {
+        "@state": str(inputs.seven_state),
+        "@folder": str(inputs.folder),
+        "@nowhere": str(inputs.folder / "never-made" / "file"),
+    }
+    files |= {f"@{Path(file).stem}": file for file in inputs.files}
+    run = check_sane(run_cli(*(files.get(arg, arg) for arg in argv)))
+    assert run.code in (code if isinstance(code, set) else {code}), run
+
+
+# ---------------------------------------------------------------------- arguments
+
+NAMES = st.sampled_from(HOSTILE_NAMES)
+FLAG: st.SearchStrategy[str | None] = st.none()  # an option that takes no value
+INTS = st.one_of(st.sampled_from(HOSTILE_INTS), st.integers(-3, 40)).map(str)
+SMALL_COUNTS = st.sampled_from(["-1", "0", "1", "2", "x", "1.5"])
+FACTIONS = st.sampled_from(
+    ["British", "patriots", "French", "Indians", "US", "NVA", *HOSTILE_NAMES]
+)
+SIDES = st.sampled_from(["unshaded", "shaded", *HOSTILE_NAMES])
+PLAYERS = st.sampled_from(["random", "greedy", "human", *HOSTILE_NAMES])
+OPTIONS = st.sampled_from(
+    [
+        "reshuffle=any_draw",
+        "reshuffle=atlantis",
+        "atlantis=1",
+        "=",
+        "europe_win_ends_game=2",
+        *HOSTILE_NAMES,
+    ]
+)
+
+
+Strategies = dict[str, st.SearchStrategy[str | None]]
+
+
+def _arguments(inputs: Inputs) -> dict[str, tuple[list[str], Strategies]]:
+    """For each subcommand: positional choices and option strategies to draw from."""
+    games = ["sevenyears", "lod", "fitl", "eupop", "chess", ""]
+    files = st.sampled_from(
+        [
+            *inputs.files,
+            str(inputs.folder / "missing.json"),
+            str(inputs.folder),
+        ]
+    )
+    missing = inputs.folder / "missing-folder" / "out"  # fixtures --out may make it
+    out = st.sampled_from([str(inputs.folder / "out"), str(missing), str(inputs.folder)])
+    scenario = st.sampled_from(["1775", "1776", "1778", "short", "three_crowns", "nowhere"])
+    coin: Strategies = {
+        "--json": FLAG,
+        "--state": files,
+        "--scenario": scenario,
+        "--card": INTS,
+        "--faction": FACTIONS,
+        "--deck": files,
+        "--seed": INTS,
+    }
+    moves = json.dumps({"type": "pass", "player": "british"})
+    return {
+        "games": ([""], {"--json": FLAG}),
+        "new": (
+            games,
+            {
+                "--seed": INTS,
+                "--phase": st.sampled_from(["execute", "conflict", *HOSTILE_NAMES]),
+                "--out": out,
+                "--option": OPTIONS,
+                "--json": FLAG,
+            },
+        ),
+        "moves": (
+            games,
+            {
+                **coin,
+                "--side": SIDES,
+                "--limit": INTS,
+                "--check": NAMES,
+                "--effect": NAMES,
+                "--player": NAMES,
+                "--areas": NAMES,
+                "--amount": INTS,
+                "--option": OPTIONS,
+                "--count": FLAG,
+            },
+        ),
+        "apply": (
+            games,
+            {**coin, "--side": SIDES, "--move": st.sampled_from([moves, "{}", ""]), "--out": out},
+        ),
+        "play": (
+            games,
+            {
+                "--british": PLAYERS,
+                "--french": st.sampled_from(["random", "x"]),
+                "--seed": INTS,
+                "--option": OPTIONS,
+                "--json": FLAG,
+            },
+        ),
+        "simulate": (
+            games,
+            {"--games": SMALL_COUNTS, "--british": PLAYERS, "--seed": INTS, "--json": FLAG},
+        ),
+        "replay": ([*inputs.files, str(inputs.folder / "missing.jsonl"), ""], {"--json": FLAG}),
+        "verify": (
+            [*games, *inputs.files],
+            {
+                "--format": st.sampled_from(["text", "json", "sarif", *HOSTILE_NAMES]),
+                "--option": OPTIONS,
+                "--game": NAMES,
+                "--json": FLAG,
+            },
+        ),
+        "explain": (["lod.french-before-toa", "x" * 10_000, ""], {"--json": FLAG}),
+        "demo": ([""], {"--games": SMALL_COUNTS, "--seed": INTS, "--json": FLAG}),
+        "fixtures": (
+            games,
+            {"--per-rule": SMALL_COUNTS, "--seed": INTS, "--out": out, "--json": FLAG},
+        ),
+        "deck": (
+            games,
+            {
+                "--scenario": scenario,
+                "--age": INTS,
+                "--players": INTS,
+                "--seed": INTS,
+                "--randomize-x": FLAG,
+                "--json": FLAG,
+            },
+        ),
+        "draw": (
+            games,
+            {
+                "--spread": st.sampled_from(["religion", "revolution", *HOSTILE_NAMES]),
+                "--state": files,
+                "--out": out,
+                "--json": FLAG,
+            },
+        ),
+        "resolve": (
+            games,
+            {
+                "--event": st.sampled_from(["13A-2", "101-1", *HOSTILE_NAMES]),
+                "--state": files,
+                "--choose": INTS,
+                "--auto": FLAG,
+                "--seed": INTS,
+                "--json": FLAG,
+            },
+        ),
+        "bot": (
+            games,
+            {
+                **coin,
+                "--players": _some(["British", "patriots", "French", "Indians"]),
+                "--explain": FLAG,
+            },
+        ),
+        "winter": (
+            games,
+            {
+                **coin,
+                "--leader-change": FACTIONS,
+                "--releases-of": scenario,
+                "--year": INTS,
+                "--round": INTS,
+                "--final": FLAG,
+            },
+        ),
+    }
+
+
+SUBCOMMANDS = [
+    "games",
+    "new",
+    "moves",
+    "apply",
+    "play",
+    "simulate",
+    "replay",
+    "verify",
+    "explain",
+    "demo",
+    "fixtures",
+    "deck",
+    "draw",
+    "resolve",
+    "bot",
+    "winter",
+]
+
+
+def test_the_fuzzed_subcommands_are_every_one_but_serve() -> None:
+    registered = {command.name for command in cli.app.registered_commands}
+    assert registered - {"serve"} == set(SUBCOMMANDS)
+
+
+@pytest.mark.parametrize("command", SUBCOMMANDS)
+@settings(FUZZ, max_examples=8 * SCALE)
+@given(data=st.data())
+def test_hostile_arguments(inputs: Inputs, command: str, data: st.DataObject) -> None:
+    positional, options = _arguments(inputs)[command]
+    argv = [command]
+    first = data.draw(st.sampled_from(positional))
+    if first:
+        argv.append(first)
+    names = data.draw(st.lists(st.sampled_from(sorted(options)), max_size=4, unique=True))
+    if command in ("simulate", "demo"):  # by default they play hundreds of games
+        names = ["--games", *(name for name in names if name != "--games")]
+    for name in names:
+        value = data.draw(options[name])
+        argv.extend([name] if value is None else [name, value])
+    check_sane(run_cli(*argv))
+
+
+def _some(names: list[str]) -> st.SearchStrategy[str]:
+    """A comma-separated list of known and hostile names."""
+    return st.lists(st.sampled_from([*names, *HOSTILE_NAMES[:4]]), max_size=3).map(",".join)
+
+
+@settings(FUZZ, max_examples=25 * SCALE)
+@given(data=st.data())
+def test_hostile_eupop_effect_arguments(data: st.DataObject) -> None:
+    from legalis.solver.eupop_play import EFFECTS
+
+    realms = ["france", "england", "castile", "saxony_realm", "papal_realm"]
+    areas = ["saxony", "bohemia", "castile", "aragon", "central_italy", "atlantis"]
+    options: Strategies = {
+        "--player": st.sampled_from([*realms[:3], *HOSTILE_NAMES[:3]]),
+        "--amount": INTS,
+        "--areas": _some(areas),
+        "--targets": _some(realms),
+        "--provinces": _some(["Ancona", "Bari", "Artois", "Brescia"]),
+        "--places": _some(areas),
+        "--colour": st.sampled_from(["red", "blue", "green", *HOSTILE_NAMES[:3]]),
+        "--vassal": FLAG,
+        "--ships": FLAG,
+        "--count": FLAG,
+        "--limit": INTS,
+    }
+    argv = ["moves", "eupop", "--effect", data.draw(st.sampled_from([*EFFECTS, "atlantis"]))]
+    for name in data.draw(st.lists(st.sampled_from(sorted(options)), max_size=5, unique=True)):
+        value = data.draw(options[name])
+        argv.extend([name] if value is None else [name, value])
+    check_sane(run_cli(*argv, "--json"))
