@@ -6,31 +6,48 @@ command line reads and writes. Errors have one shape, ``{"error": ..., "path": .
 - 422: bad input (the ``path`` names the bad field of the request body);
 - 409: an illegal move (``rule`` names the rule that refuses it);
 - 413: a request body larger than :attr:`Limits.max_body_bytes`;
-- 503: the work took longer than :attr:`Limits.time_limit`, or a solver gave up.
+- 503: the work took longer than :attr:`Limits.time_limit`, a solver gave up, or
+  the lane of the request is full (then with ``Retry-After``).
 
-Solver work runs in worker threads, off the event loop, so a slow request never
-holds up the others. Start a server with ``legalis serve`` or :func:`serve`;
-:func:`create_app` gives the application itself (for tests, or another ASGI server).
+Work runs in two lanes, so expensive work never starves cheap work. Cheap work
+(the Seven Years War, EU:PoP, events of a bundled scenario and deck, whose answers
+are kept) runs in worker threads. Work whose cost the request decides (a state or a
+deck of its own, deck verification, fixtures) runs in worker processes: when its
+time is up the process is killed, so the work stops and its memory is freed, and a
+fresh process takes its place. Each lane admits a bounded number of requests and
+refuses the rest at once with 503 and ``Retry-After``. Start a server with
+``legalis serve`` or :func:`serve`; :func:`create_app` gives the application itself
+(for tests, or another ASGI server). The worker processes start from a fork server
+that imports the calling script's main module, as ``multiprocessing`` does: a script
+that builds the application keeps it under ``if __name__ == "__main__":``.
 
 >>> app = create_app(Limits(max_page=50))
 >>> app.state.limits.max_page
 50
->>> sorted(path for path in app.openapi()["paths"] if "sevenyears" in path)
-['/v1/sevenyears/apply', '/v1/sevenyears/check', '/v1/sevenyears/moves', '/v1/sevenyears/validate']
+>>> sorted(path.rsplit("/", 1)[1] for path in app.openapi()["paths"] if "sevenyears" in path)
+['apply', 'check', 'moves', 'new', 'validate']
 """
 
 from __future__ import annotations
 
 import dataclasses
+import errno
 import functools
 import itertools
 import json
+import math
+import multiprocessing
 import os
+import signal
+import socket
 import sys
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+import time
+import traceback
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -40,9 +57,11 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from legalis.model.errors import IllegalMoveError, InputError, SolverLimitError
+from legalis.model.eupop.arguments import MAX_AMOUNT
 from legalis.model.eupop.state import SMALL_STATE
 from legalis.registry import game_entry, games, load_game
 from legalis.solver.events import EventMoveDocument
@@ -50,7 +69,6 @@ from legalis.solver.events import EventMoveDocument
 API_VERSION = "v1"
 COIN_GAMES = ("lod", "fitl")
 CoinGame = Literal["lod", "fitl"]
-Lane = Literal["moves", "solver"]
 T = TypeVar("T")
 
 
@@ -60,37 +78,82 @@ class Limits:
 
     ``max_body_bytes``: larger bodies are refused with 413 before they are parsed;
     ``max_page``: the most moves one page lists (a larger ``limit`` is capped);
-    ``time_limit``: seconds of solver work a request may take before a 503;
-    ``threads``: worker threads for move work (validate, moves, check, apply);
-    ``solver_threads``: worker threads for proofs and deck verification (Z3).
+    ``time_limit``: seconds a request may take, waiting included, before a 503;
+    ``threads``: worker threads for cheap work, and ``queue`` the most cheap
+    requests waiting for one;
+    ``processes``: worker processes for work whose cost the request decides, and
+    ``process_queue`` the most such requests waiting for one.
 
-    Both kinds of work run off the event loop, each in its own threads, so a deck
-    being verified never holds up a move query. Move work is CPU-bound Python:
-    more threads add no speed under the GIL and make the slowest answers slower
-    (``docs/benchmarks.md``: p99 at 50 clients 44-54 ms with one thread, 114 ms
-    with 40).
+    Cheap work is CPU-bound Python: more threads add no speed under the GIL and make
+    the slowest answers slower (``docs/benchmarks.md``: p99 at 50 clients 44-54 ms
+    with one thread, 114 ms with 40).
 
-    >>> Limits()
-    Limits(max_body_bytes=1000000, max_page=1000, time_limit=10.0, threads=1, solver_threads=1)
+    >>> Limits()  # doctest: +NORMALIZE_WHITESPACE
+    Limits(max_body_bytes=1000000, max_page=1000, time_limit=10.0, threads=1, queue=256,
+           processes=1, process_queue=4)
     """
 
     max_body_bytes: int = 1_000_000
     max_page: int = 1000
     time_limit: float = 10.0
     threads: int = 1
-    solver_threads: int = 1
+    queue: int = 256
+    processes: int = 1
+    process_queue: int = 4
 
 
 # ---------------------------------------------------------------------- request and response
 
 
 class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """A request body: no unknown fields, and no value of another type taken for the
+    declared one (``"5"`` is not a number, ``false`` not a seed)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 JsonObject = dict[str, Any]
-StateField = Field(description="A Seven Years War state, as `legalis new` writes it.")
-MoveField = Field(description='A move, e.g. {"type": "pass", "player": "british"}.')
+COMPONENTS = "#/components/schemas/"
+
+
+def published(*names: str, optional: bool = False, many: bool = False) -> Any:
+    """A field's JSON Schema as the published schema of ``names`` (one of them;
+    ``docs/schemas``), not a free-form object: ``many`` for a list of them,
+    ``optional`` when ``null`` may stand for it. :func:`create_app` adds the schemas
+    to the OpenAPI document.
+
+    >>> schema = {"type": "object", "description": "A state."}
+    >>> published("lod-state", "fitl-state", optional=True)(schema)
+    >>> schema  # doctest: +NORMALIZE_WHITESPACE
+    {'anyOf': [{'anyOf': [{'$ref': '#/components/schemas/lod-state'},
+                          {'$ref': '#/components/schemas/fitl-state'}]}, {'type': 'null'}],
+     'description': 'A state.'}
+    """
+    choices: list[dict[str, Any]] = [{"$ref": COMPONENTS + name} for name in names]
+
+    def replace(schema: dict[str, Any]) -> None:
+        kept: dict[str, Any] = {
+            key: schema[key] for key in ("description", "default") if key in schema
+        }
+        # one schema as allOf: pydantic would try to resolve a bare $ref itself
+        one: dict[str, Any] = {"anyOf" if len(choices) > 1 else "allOf": choices}
+        one = {"type": "array", "items": one} if many else one
+        schema.clear()
+        schema.update({"anyOf": [one, {"type": "null"}]} if optional else one)
+        schema.update(kept)
+
+    return replace
+
+
+StateField = Field(
+    description="A Seven Years War state, as `legalis new` writes it.",
+    json_schema_extra=published("sevenyears-state"),
+)
+MoveField = Field(
+    description='A move, e.g. {"type": "pass", "player": "british"}.',
+    json_schema_extra=published("sevenyears-move"),
+)
+COIN_STATES = ("lod-state", "fitl-state")
 
 
 class SevenYearsState(_Body):
@@ -111,15 +174,21 @@ class SevenYearsMove(_Body):
 class EventRequest(_Body):
     """One side of one event card executed by one Faction, in a state or a scenario."""
 
-    state: JsonObject | None = Field(default=None, description="A COIN state (or give `scenario`).")
+    state: JsonObject | None = Field(
+        default=None,
+        description="A COIN state (or give `scenario`).",
+        json_schema_extra=published(*COIN_STATES, optional=True),
+    )
     scenario: str | None = Field(default=None, description="A bundled scenario, e.g. 1776 (LoD).")
-    card: int = Field(description="The event card's number.")
-    side: str | None = Field(
+    card: int = Field(ge=1, description="The event card's number.")
+    side: Literal["unshaded", "shaded"] | None = Field(
         None, description="unshaded or shaded; a one-sided card needs none (5.2)."
     )
-    faction: str = Field(description="The executing Faction, e.g. british.")
+    faction: str = Field(min_length=1, description="The executing Faction, e.g. british.")
     deck: JsonObject | None = Field(
-        None, description="A deck (the deck TOML's content as JSON); default: the sample deck."
+        None,
+        description="A deck (the deck TOML's content as JSON); default: the sample deck.",
+        json_schema_extra=published("coin-deck", optional=True),
     )
 
 
@@ -144,7 +213,7 @@ class EventMovesRequest(EventRequest):
 
 
 class EventMoveRequest(EventRequest):
-    move: JsonObject = Field(
+    move: EventMoveDocument = Field(
         description='An execution: {"card", "side", "faction", "steps": [...]}.'
     )
 
@@ -155,12 +224,19 @@ class FixturesRequest(_Body):
 
 
 class FixturesResponse(BaseModel):
-    manifest: JsonObject = Field(description="As manifest.json: docs/schemas/fixture-manifest.")
-    fixtures: list[JsonObject] = Field(description="Each as a fixture file: docs/schemas/fixture.")
+    manifest: JsonObject = Field(
+        description="As manifest.json.", json_schema_extra=published("fixture-manifest")
+    )
+    fixtures: list[JsonObject] = Field(
+        description="Each as a fixture file.", json_schema_extra=published("fixture", many=True)
+    )
 
 
 class DeckRequest(_Body):
-    deck: JsonObject = Field(description="The deck TOML's content as a JSON object.")
+    deck: JsonObject = Field(
+        description="The deck TOML's content as a JSON object.",
+        json_schema_extra=published("coin-deck"),
+    )
 
 
 class ErrorBody(BaseModel):
@@ -200,19 +276,28 @@ class SevenYearsMovesResponse(BaseModel):
     count: int
     offset: int
     limit: int = Field(description="The page size used (after the server's cap).")
-    moves: list[JsonObject]
+    moves: list[JsonObject] = Field(json_schema_extra=published("sevenyears-move", many=True))
 
 
 class VerdictResponse(BaseModel):
-    move: JsonObject = Field(description="The move as read, in its canonical form.")
+    move: JsonObject = Field(
+        description="The move as read, in its canonical form.",
+        json_schema_extra=published("sevenyears-move"),
+    )
     legal: bool
     reason: str
     rule: str
 
 
 class SevenYearsApplyResponse(BaseModel):
-    state: JsonObject
+    state: JsonObject = StateField
     summary: JsonObject
+
+
+class SevenYearsNew(_Body):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"seed": 1}]})
+
+    seed: int = Field(default=1, ge=0, description="The same seed gives the same state.")
 
 
 class EventMovesResponse(BaseModel):
@@ -233,14 +318,16 @@ class EventVerdictResponse(BaseModel):
 
 
 class EventApplyResponse(BaseModel):
-    state: JsonObject
+    state: JsonObject = Field(
+        description="The state after the event.", json_schema_extra=published(*COIN_STATES)
+    )
 
 
 class DeckReport(BaseModel):
     game: str
     ok: bool
     rule_set: JsonObject
-    findings: list[JsonObject]
+    findings: list[JsonObject] = Field(json_schema_extra=published("finding", many=True))
 
 
 # ---------------------------------------------------------------------- EU:PoP request and response
@@ -249,12 +336,23 @@ EuStateField = Field(
     description="An EU:PoP event-system state (docs/schemas/eupop-state.schema.json)."
 )
 EU_NAMES = 64  # the most names one list of an effect's parameters may hold
-EU_AMOUNT = 20  # the largest amount of Influence or Units an effect is asked about
+EU_AMOUNT = MAX_AMOUNT  # the largest amount of Influence or Units an effect is asked about
 EU_EXAMPLE_STATE: JsonObject = SMALL_STATE
 
 
 def _names_field(what: str) -> Any:
     return Field(default_factory=list, max_length=EU_NAMES, description=what)
+
+
+EuOptions = dict[str, str | bool | int | None]
+
+
+def _options_field(names: str) -> Any:
+    return Field(
+        default_factory=dict,
+        description=f"Rule options by name, as `--option name=value` takes them ({names}; "
+        'docs/rules-questions.md), e.g. {"ab_met": "any"}; the rest keep their defaults.',
+    )
 
 
 class EuStateRequest(_Body):
@@ -282,6 +380,7 @@ class EuEffectRequest(_Body):
     vassal: bool = Field(default=False, description="Town: a v (Vassal's town), not a t.")
     ships: bool = Field(default=False, description="Units: Ships, not Land Units.")
     colour: str | None = Field(default=None, description="DNPR Expansion: the token colour.")
+    options: EuOptions = _options_field("the names of `legalis resolve --game eupop`")
 
 
 class EuMovesRequest(EuEffectRequest):
@@ -328,7 +427,7 @@ class EuResolveRequest(_Body):
     model_config = ConfigDict(
         extra="forbid",
         json_schema_extra={
-            "examples": [{"state": EU_EXAMPLE_STATE, "event": "354B", "choices": [1]}]
+            "examples": [{"state": EU_EXAMPLE_STATE, "event": "202-1", "choices": [1, 1]}]
         },
     )
 
@@ -343,6 +442,7 @@ class EuResolveRequest(_Body):
         max_length=1000,
         description="The N-th legal choice (from 1) at each decision, in order.",
     )
+    options: EuOptions = _options_field("the names of `legalis resolve --game eupop`")
 
 
 class EuDeckRequest(_Body):
@@ -357,6 +457,7 @@ class EuDeckRequest(_Body):
         default=None, ge=1, le=6, description="Number of players (default: the scenario's Realms)."
     )
     randomize_x: bool = Field(default=False, description="Optional Rule 6: deal the X-events.")
+    options: EuOptions = _options_field("randomize_x, odd_x_card")
 
 
 class EuMovesResponse(BaseModel):
@@ -424,10 +525,14 @@ def error_path(loc: tuple[int | str, ...] | list[int | str]) -> str:
     'game'
     >>> error_path(("body",))
     'body'
+    >>> error_path(("body", "move", "steps", 0, "constrained-int"))  # a member of a union
+    'move.steps[0]'
     """
     parts = list(loc[1:] if len(loc) > 1 and loc[0] in ("body", "path", "query") else loc)
     text = ""
     for part in parts:
+        if isinstance(part, str) and not part.isidentifier():
+            break  # pydantic's name of a union member, not a field: the field is reached
         text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
     return text
 
@@ -460,7 +565,7 @@ def _reading(prefix: str) -> Iterator[None]:
 
 
 def _error(status: int, body: ErrorBody) -> JSONResponse:
-    return JSONResponse(body.model_dump(exclude_none=True), status_code=status)
+    return AsciiJSONResponse(body.model_dump(exclude_none=True), status_code=status)
 
 
 async def _input_error(_: Request, error: Exception) -> JSONResponse:
@@ -473,6 +578,8 @@ async def _validation_error(_: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, RequestValidationError)
     problems = list(error.errors())
     first = problems[0] if problems else {"loc": ("body",), "msg": "invalid request"}
+    if first.get("type") == "json_invalid":  # its location is a character offset
+        return _error(422, ErrorBody(error="the body is not JSON", path="body"))
     return _error(422, ErrorBody(error=str(first["msg"]), path=error_path(tuple(first["loc"]))))
 
 
@@ -483,6 +590,46 @@ async def _illegal_move(_: Request, error: Exception) -> JSONResponse:
 
 async def _solver_limit(_: Request, error: Exception) -> JSONResponse:
     return _error(503, ErrorBody(error=f"solver limit: {error}"))
+
+
+async def _overloaded(_: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, Overloaded)
+    response = _error(503, ErrorBody(error=str(error)))
+    response.headers["Retry-After"] = str(error.retry_after)
+    return response
+
+
+async def _http_error(_: Request, error: Exception) -> JSONResponse:
+    """Errors of the framework (a body that is not text, an unknown path, a wrong
+    method) in the one error shape; a body that cannot be read is bad input (422)."""
+    assert isinstance(error, StarletteHTTPException)
+    if error.status_code == 400:
+        return _error(422, ErrorBody(error=f"unreadable body: {error.detail}", path="body"))
+    response = _error(error.status_code, ErrorBody(error=str(error.detail)))
+    response.headers.update(error.headers or {})
+    return response
+
+
+class AsciiJSONResponse(JSONResponse):
+    """JSON with every character past ASCII escaped: a string the client sent, even
+    one that is not valid Unicode (a lone surrogate), comes back as it was sent
+    instead of failing to encode."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+
+
+def _closing(pool: WorkerPool) -> Callable[[FastAPI], Any]:
+    """The lifespan of an application: its worker processes stop when it stops."""
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            pool.close()
+
+    return lifespan
 
 
 class BodyLimit:
@@ -556,6 +703,186 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
+# ---------------------------------------------------------------------- the lanes
+
+
+class Overloaded(Exception):
+    """A lane holds as many requests as it admits; the client may retry after
+    ``retry_after`` seconds."""
+
+    def __init__(self, lane: str, retry_after: int) -> None:
+        super().__init__(f"the server is busy with {lane} work; retry after {retry_after} s")
+        self.retry_after = retry_after
+
+
+class Admission:
+    """At most ``capacity`` requests in a lane (running or waiting); one more is
+    refused at once with :class:`Overloaded`, not queued to time out.
+
+    Used from the event loop only, so the count needs no lock.
+
+    >>> lane = Admission("cheap", capacity=1, retry_after=1)
+    >>> with lane.admit():
+    ...     with lane.admit():
+    ...         pass
+    Traceback (most recent call last):
+    ...
+    legalis.server.Overloaded: the server is busy with cheap work; retry after 1 s
+    """
+
+    def __init__(self, lane: str, capacity: int, retry_after: int) -> None:
+        self.lane = lane
+        self.capacity = capacity
+        self.retry_after = retry_after
+        self.inside = 0
+
+    @contextmanager
+    def admit(self) -> Iterator[None]:
+        if self.inside >= self.capacity:
+            raise Overloaded(self.lane, self.retry_after)
+        self.inside += 1
+        try:
+            yield
+        finally:
+            self.inside -= 1
+
+
+WORKER_MODULES = ["legalis.server", "legalis.solver.events", "legalis.verify.coin"]
+WORKER_NICENESS = 10  # the scheduling priority of worker processes, below the server's
+POLL_SECONDS = 0.05  # how soon a worker waiting on an abandoned request is stopped
+
+
+def _worker_loop(connection: Connection) -> None:
+    """A worker process: run each ``(function, arguments)`` received, send back
+    ``("ok", result)``, or an error of legalis as ``(kind, fields)``."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server decides when it ends
+    os.nice(WORKER_NICENESS)  # costly work takes only the CPU that cheap work leaves
+    while True:
+        try:
+            function, arguments = connection.recv()
+        except (EOFError, OSError):
+            return  # the server is gone
+        reply: tuple[str, Any]
+        try:
+            reply = ("ok", function(*arguments))
+        except InputError as error:
+            reply = ("input", (error.message, error.source, error.path, error.allowed))
+        except IllegalMoveError as error:
+            reply = ("illegal", (error.reason, error.rule))
+        except SolverLimitError as error:
+            reply = ("limit", str(error))
+        except Exception:
+            reply = ("crash", traceback.format_exc())
+        connection.send(reply)
+
+
+def _raise_reply(kind: str, value: Any) -> Any:
+    """The result of a worker's reply, or the error it reports raised again."""
+    if kind == "ok":
+        return value
+    if kind == "input":
+        message, source, path, allowed = value
+        raise InputError(message, source=source, path=path, allowed=allowed)
+    if kind == "illegal":
+        raise IllegalMoveError(value[0], rule=value[1])
+    if kind == "limit":
+        raise SolverLimitError(value)
+    raise RuntimeError(f"a worker process failed:\n{value}")
+
+
+class _Worker:
+    def __init__(self, context: Any) -> None:
+        self.connection, child = context.Pipe()
+        self.process = context.Process(target=_worker_loop, args=(child,), daemon=True)
+        self.process.start()
+        child.close()
+
+    def stop(self) -> None:
+        """Kill the process at once: its work stops and the system takes its memory back."""
+        self.process.kill()
+        self.process.join()
+        self.connection.close()
+
+
+class WorkerPool:
+    """Worker processes for work that may outrun its time.
+
+    :meth:`call` blocks (run it in a thread) until the answer or the deadline; at the
+    deadline the process is killed and a fresh one started when next needed. The
+    processes are forked from a clean server process that has imported the solvers
+    (``forkserver``), so a fresh one is ready in milliseconds, not seconds.
+    """
+
+    def __init__(self) -> None:
+        self._context = multiprocessing.get_context("forkserver")
+        self._context.set_forkserver_preload(WORKER_MODULES)
+        self._idle: list[_Worker] = []
+        self._busy: set[_Worker] = set()
+        self._lock = threading.Lock()
+
+    def _take(self) -> _Worker:
+        with self._lock:
+            worker = self._idle.pop() if self._idle else None
+        if worker is None or not worker.process.is_alive():
+            worker = _Worker(self._context)
+        with self._lock:
+            self._busy.add(worker)
+        return worker
+
+    def _release(self, worker: _Worker, keep: bool) -> None:
+        with self._lock:
+            keep = keep and worker in self._busy  # not if stopped by close meanwhile
+            self._busy.discard(worker)
+            if keep:
+                self._idle.append(worker)
+        if not keep:
+            worker.stop()
+
+    def call(
+        self,
+        deadline: float,
+        abandoned: threading.Event,
+        function: Callable[..., T],
+        *arguments: Any,
+    ) -> T:
+        """``function(*arguments)`` in a worker process. Past ``deadline`` (a
+        ``time.monotonic()`` value) the process is killed and a SolverLimitError
+        raised; once ``abandoned`` is set (the client has gone), it is killed too."""
+        if time.monotonic() >= deadline:  # its time went by in the queue: start nothing
+            raise SolverLimitError("the time limit was reached before the work began")
+        worker = self._take()
+        kept = False
+        try:
+            worker.connection.send((function, arguments))
+            while not worker.connection.poll(min(POLL_SECONDS, deadline - time.monotonic())):
+                if time.monotonic() >= deadline:
+                    raise SolverLimitError("the time limit was reached; the work was stopped")
+                if abandoned.is_set():
+                    raise SolverLimitError("the request was abandoned; the work was stopped")
+            kind, value = worker.connection.recv()
+            kept = True
+        except (EOFError, OSError) as error:  # the process died (killed, out of memory)
+            raise RuntimeError("a worker process ended without an answer") from error
+        finally:
+            self._release(worker, kept)
+        result: T = _raise_reply(kind, value)
+        return result
+
+    def pids(self) -> list[int]:
+        """The process ids of the workers alive now (idle or busy)."""
+        with self._lock:
+            workers = [*self._idle, *self._busy]
+        return [w.process.pid for w in workers if w.process.pid and w.process.is_alive()]
+
+    def close(self) -> None:
+        """Stop every worker, busy or not (a later call starts a fresh one)."""
+        with self._lock:
+            workers = [*self._idle, *self._busy]
+            self._idle, self._busy = [], set()
+        for worker in workers:
+            worker.stop()
+
+
 # ---------------------------------------------------------------------- the work
 
 
@@ -578,6 +905,18 @@ def _sevenyears_state(raw: JsonObject) -> tuple[Any, Any]:
             raise InputError("rule options are JSON values", path="options") from error
         game = _sevenyears_game(key)
         return game, game.state_from_json(raw)
+
+
+def _sevenyears_new(seed: int) -> SevenYearsApplyResponse:
+    """The first decision of a seeded game (as ``legalis new sevenyears``)."""
+    from legalis.model.core.randomness import LoggedRandom
+
+    game = _sevenyears_game("null")
+    state = game.new_initial_state()
+    rng = LoggedRandom(seed)
+    while state.is_chance and not state.is_over:
+        state.play(state.sample_chance(rng))
+    return SevenYearsApplyResponse(state=state.to_json(), summary=game.summary(state))
 
 
 def _sevenyears_move(game: Any, raw: JsonObject) -> Any:
@@ -643,7 +982,7 @@ def _event_view(game: str, body: EventRequest) -> Any:
 
     deck = _coin_deck(game, body.deck)
     card = deck.card(body.card)
-    side = body.side
+    side: str | None = body.side
     if side is None:
         printed = [name for name in ("unshaded", "shaded") if getattr(card, name) is not None]
         if len(printed) != 1:
@@ -667,6 +1006,40 @@ def _page(view: Any, offset: int, limit: int) -> tuple[int, list[Any]]:
 
 def _event_body(move: Any) -> EventMoveDocument:
     return EventMoveDocument.model_validate(move.to_json())
+
+
+def _event_moves(game: str, body: EventMovesRequest, limit: int) -> EventMovesResponse:
+    view = _event_view(game, body)
+    count, moves = _page(view, body.offset, limit)
+    return EventMovesResponse(
+        card=view.card.number,
+        side=view.side_name,
+        faction=view.faction,
+        count=count,
+        offset=body.offset,
+        limit=limit,
+        moves=[_event_body(move) for move in moves],
+    )
+
+
+def _event_move(body: EventMoveRequest) -> Any:
+    from legalis.solver.events import event_move_from_json
+
+    return event_move_from_json(body.move.model_dump(mode="json"), path="move")
+
+
+def _event_check(game: str, body: EventMoveRequest) -> EventVerdictResponse:
+    view = _event_view(game, body)
+    move = _event_move(body)
+    verdict = view.explain(move)
+    return EventVerdictResponse(
+        move=_event_body(move), legal=verdict.legal, reason=verdict.reason, rule=verdict.rule
+    )
+
+
+def _event_apply(game: str, body: EventMoveRequest) -> EventApplyResponse:
+    view = _event_view(game, body)
+    return EventApplyResponse(state=view.apply(_event_move(body)).to_json())
 
 
 def _verify_deck(game: str, raw: JsonObject) -> DeckReport:
@@ -694,13 +1067,16 @@ _EU_FIELDS = {"check": "move", "choose": "choices"}
 @contextmanager
 def _eupop_reading() -> Iterator[None]:
     """Input errors raised inside, with paths of the request body: a command-line
-    option (``--areas``) is the field of that name, anything else a field of the state."""
+    option (``--areas``) is the field of that name, the Event's effects the ``event``,
+    anything else a field of the state."""
     try:
         yield
     except InputError as error:
         path = error.path or ""
         if path.startswith("--"):
             path = _EU_FIELDS.get(path[2:], path[2:])
+        elif path.startswith("effects"):  # the Event's effects name a place the map lacks
+            path = "event"
         else:
             path = within("state", path)
         raise InputError(
@@ -728,8 +1104,10 @@ def _eupop_summary(state: Any) -> JsonObject:
 
 def _eupop_view(body: EuEffectRequest) -> tuple[Any, Any]:
     """The view of the request's effect, and the type of its moves."""
+    from legalis.model.eupop.play import PlayOptions
     from legalis.solver.eupop_play import effect_view
 
+    options = PlayOptions.from_json(body.options)
     state = _eupop_state(body.state)
     with _eupop_reading():
         return effect_view(
@@ -744,6 +1122,7 @@ def _eupop_view(body: EuEffectRequest) -> tuple[Any, Any]:
             vassal=body.vassal,
             ships=body.ships,
             colour=body.colour,
+            options=options,
         )
 
 
@@ -755,14 +1134,16 @@ def _eupop_catalogue() -> Any:
 
 
 def _eupop_resolve(body: EuResolveRequest, page: int) -> EuResolveResponse:
+    from legalis.model.eupop.play import PlayOptions
     from legalis.solver.eupop_play import resolve
 
+    options = PlayOptions.from_json(body.options)
     state = _eupop_state(body.state)
     event = _eupop_catalogue().event(body.event, path="event")
     with _eupop_reading():
         outcome = resolve(
             state, event.effects, event.symbols, auto=body.auto, choices=body.choices,
-            seed=body.seed,
+            seed=body.seed, options=options,
         )  # fmt: skip
     return EuResolveResponse.model_validate(
         {"event": body.event, "seed": body.seed, **outcome.to_json(page)}
@@ -770,14 +1151,16 @@ def _eupop_resolve(body: EuResolveRequest, page: int) -> EuResolveResponse:
 
 
 def _eupop_deck(body: EuDeckRequest) -> EuDeckResponse:
-    from legalis.model.eupop.deck import deck_document, load_scenario, scenario_names
+    from legalis.model.eupop.deck import DeckOptions, deck_document, load_scenario, scenario_names
 
+    flag = {"randomize_x": True} if body.randomize_x else {}  # short for that option
+    options = DeckOptions.from_json({**body.options, **flag})
     names = scenario_names()
     if body.scenario not in names:  # a bundled scenario only: never a file of the server's
         raise InputError(f"no scenario {body.scenario!r}", path="scenario", allowed=names)
     document, _ = deck_document(
         load_scenario(body.scenario), _eupop_catalogue(), body.seed,
-        randomize_x=body.randomize_x, players=body.players,
+        options=options, players=body.players,
     )  # fmt: skip
     return EuDeckResponse.model_validate(document)
 
@@ -847,8 +1230,11 @@ def _games() -> GamesResponse:
 def create_app(limits: Limits | None = None) -> FastAPI:
     """The API application, held to ``limits`` (default :class:`Limits`)."""
     bounds = limits or Limits()
+    pool = WorkerPool()
     app = FastAPI(
         title="legalis",
+        lifespan=_closing(pool),
+        default_response_class=AsciiJSONResponse,
         version=API_VERSION,
         description=(
             "Legal moves, move checks, move application and deck verification for "
@@ -858,28 +1244,60 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         ),
     )
     app.state.limits = bounds
+    app.state.pool = pool
     app.add_middleware(BodyLimit, max_bytes=bounds.max_body_bytes)
     app.add_exception_handler(InputError, _input_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(IllegalMoveError, _illegal_move)
     app.add_exception_handler(SolverLimitError, _solver_limit)
+    app.add_exception_handler(Overloaded, _overloaded)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
 
-    lanes: dict[Lane, anyio.CapacityLimiter] = {}  # made on first use, inside the event loop
+    cheap = Admission("cheap", bounds.threads + bounds.queue, retry_after=1)
+    costly = Admission(
+        "costly", bounds.processes + bounds.process_queue, math.ceil(bounds.time_limit)
+    )
+    limiters: dict[str, anyio.CapacityLimiter] = {}  # made on first use, inside the event loop
 
-    async def work(function: Callable[[], T], lane: Lane = "moves") -> T:
-        """Run ``function`` in a worker thread of ``lane``; past the time limit, a 503."""
-        if not lanes:
-            lanes["moves"] = anyio.CapacityLimiter(bounds.threads)
-            lanes["solver"] = anyio.CapacityLimiter(bounds.solver_threads)
-        try:
-            with anyio.fail_after(bounds.time_limit):
+    def limiter(lane: str) -> anyio.CapacityLimiter:
+        if not limiters:
+            limiters["cheap"] = anyio.CapacityLimiter(bounds.threads)
+            limiters["costly"] = anyio.CapacityLimiter(bounds.processes)
+        return limiters[lane]
+
+    async def work(function: Callable[[], T]) -> T:
+        """Run cheap work in a worker thread; past the time limit, a 503."""
+        with cheap.admit():
+            try:
+                with anyio.fail_after(bounds.time_limit):
+                    return await anyio.to_thread.run_sync(
+                        function, abandon_on_cancel=True, limiter=limiter("cheap")
+                    )
+            except TimeoutError as error:
+                raise SolverLimitError(
+                    f"the work took longer than {bounds.time_limit:g} s (the server's time limit)"
+                ) from error
+
+    async def offload(function: Callable[..., T], *arguments: Any) -> T:
+        """Run ``function(*arguments)`` in a worker process, killed when its time is up."""
+        with costly.admit():
+            deadline = time.monotonic() + bounds.time_limit
+            abandoned = threading.Event()
+            try:
                 return await anyio.to_thread.run_sync(
-                    function, abandon_on_cancel=True, limiter=lanes[lane]
-                )
-        except TimeoutError as error:
-            raise SolverLimitError(
-                f"the work took longer than {bounds.time_limit:g} s (the server's time limit)"
-            ) from error
+                    pool.call, deadline, abandoned, function, *arguments,
+                    abandon_on_cancel=True, limiter=limiter("costly"),
+                )  # fmt: skip
+            finally:
+                abandoned.set()  # cancelled (the client went, the server stops): kill it
+
+    async def event_work(function: Callable[..., T], game: str, body: EventRequest,
+                         *arguments: Any) -> T:  # fmt: skip
+        """A bundled scenario and deck are cheap (their views are kept); a state or a
+        deck of the request's own may cost anything."""
+        if body.state is None and body.deck is None:
+            return await work(functools.partial(function, game, body, *arguments))
+        return await offload(function, game, body, *arguments)
 
     def cap(limit: int) -> int:
         return min(limit, bounds.max_page)
@@ -888,6 +1306,16 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     async def list_games() -> GamesResponse:
         """The games served, and what the API does for each."""
         return _games()  # built once, then a lookup: no need to queue for a worker
+
+    @app.post(
+        f"/{API_VERSION}/sevenyears/new",
+        response_model=SevenYearsApplyResponse,
+        responses=_errors(413, 422, 503),
+        tags=["sevenyears"],
+    )
+    async def sevenyears_new(body: SevenYearsNew) -> SevenYearsApplyResponse:
+        """A new game's first decision, after seeded chance moves (the shuffle)."""
+        return await work(functools.partial(_sevenyears_new, body.seed))
 
     @app.post(
         f"/{API_VERSION}/sevenyears/validate",
@@ -974,22 +1402,7 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     )
     async def event_moves(game: CoinGame, body: EventMovesRequest) -> EventMovesResponse:
         """Every legal way to execute an event: the count and one page."""
-
-        def run() -> EventMovesResponse:
-            view = _event_view(game, body)
-            limit = cap(body.limit)
-            count, moves = _page(view, body.offset, limit)
-            return EventMovesResponse(
-                card=view.card.number,
-                side=view.side_name,
-                faction=view.faction,
-                count=count,
-                offset=body.offset,
-                limit=limit,
-                moves=[_event_body(move) for move in moves],
-            )
-
-        return await work(run)
+        return await event_work(_event_moves, game, body, cap(body.limit))
 
     @app.post(
         f"/{API_VERSION}/{{game}}/event-check",
@@ -999,20 +1412,7 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     )
     async def event_check(game: CoinGame, body: EventMoveRequest) -> EventVerdictResponse:
         """Is this execution of the event legal? The reason and the rule either way."""
-        from legalis.solver.events import event_move_from_json
-
-        def run() -> EventVerdictResponse:
-            view = _event_view(game, body)
-            move = event_move_from_json(body.move, path="move")
-            verdict = view.explain(move)
-            return EventVerdictResponse(
-                move=_event_body(move),
-                legal=verdict.legal,
-                reason=verdict.reason,
-                rule=verdict.rule,
-            )
-
-        return await work(run)
+        return await event_work(_event_check, game, body)
 
     @app.post(
         f"/{API_VERSION}/{{game}}/event-apply",
@@ -1022,14 +1422,7 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     )
     async def event_apply(game: CoinGame, body: EventMoveRequest) -> EventApplyResponse:
         """The state after an execution of the event; an illegal one is a 409."""
-        from legalis.solver.events import event_move_from_json
-
-        def run() -> EventApplyResponse:
-            view = _event_view(game, body)
-            move = event_move_from_json(body.move, path="move")
-            return EventApplyResponse(state=view.apply(move).to_json())
-
-        return await work(run)
+        return await event_work(_event_apply, game, body)
 
     @app.post(
         f"/{API_VERSION}/{{game}}/verify-deck",
@@ -1039,7 +1432,7 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     )
     async def verify_deck(game: CoinGame, body: DeckRequest) -> DeckReport:
         """Check a deck's event text against the rules and prove the rule set (Z3)."""
-        return await work(lambda: _verify_deck(game, body.deck), "solver")
+        return await offload(_verify_deck, game, body.deck)
 
     @app.post(
         f"/{API_VERSION}/{{game}}/fixtures",
@@ -1049,7 +1442,7 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     )
     async def fixtures(game: CoinGame, body: FixturesRequest) -> FixturesResponse:
         """Edge-case states at each rule's boundary, with the legal moves expected there."""
-        return await work(lambda: _fixtures(game, body.per_rule, body.seed), "solver")
+        return await offload(_fixtures, game, body.per_rule, body.seed)
 
     @app.post(
         f"/{API_VERSION}/eupop/validate",
@@ -1144,7 +1537,93 @@ def create_app(limits: Limits | None = None) -> FastAPI:
             raise InputError(f"no schema {name!r}", path="name", allowed=sorted(published))
         return published[name]
 
+    app.openapi = _documented(app)  # type: ignore[method-assign]
     return app
+
+
+DROPPED = ("$defs", "$schema")  # moved to the components; the document's own dialect
+
+
+def _components(name: str, schema: JsonObject) -> dict[str, JsonObject]:
+    """A published schema and its definitions as OpenAPI components: ``name`` and
+    ``name.Definition``, their references rewritten to match.
+
+    >>> schema = {"$schema": "...", "$defs": {"Side": {"enum": [1]}},
+    ...           "properties": {"side": {"$ref": "#/$defs/Side"}}}
+    >>> _components("x", schema)  # doctest: +NORMALIZE_WHITESPACE
+    {'x': {'properties': {'side': {'$ref': '#/components/schemas/x.Side'}}},
+     'x.Side': {'enum': [1]}}
+    """
+
+    def moved(node: Any) -> Any:
+        if isinstance(node, str) and node.startswith("#/$defs/"):  # a $ref or a mapping's
+            return f"{COMPONENTS}{name}.{node.removeprefix('#/$defs/')}"
+        if isinstance(node, list):
+            return [moved(item) for item in node]
+        if isinstance(node, dict):
+            return {key: moved(value) for key, value in node.items() if key not in DROPPED}
+        return node
+
+    found = {name: moved(schema)}
+    found.update({f"{name}.{key}": moved(value) for key, value in schema.get("$defs", {}).items()})
+    return found
+
+
+def _link(path: str, body: JsonObject, description: str) -> JsonObject:
+    reference = "#/paths/" + path.replace("~", "~0").replace("/", "~1") + "/post"
+    return {
+        "operationRef": reference,
+        "requestBody": body,
+        "description": description,
+        "x-schemathesis": {"merge_body": False},  # the body as given, nothing generated into it
+    }
+
+
+def _links() -> dict[str, dict[str, JsonObject]]:
+    """OpenAPI links of each operation's answer, for stateful testing: a new state
+    feeds the moves, a move listed feeds the check and the apply, the state an apply
+    gives feeds the moves again."""
+    seven = f"/{API_VERSION}/sevenyears"
+    listed = {"state": "$request.body#/state", "move": "$response.body#/moves/0"}
+    after = {"state": "$response.body#/state", "offset": 0}  # a first page: moves/0 is there
+    event = {
+        name: f"$request.body#/{name}" for name in ("state", "scenario", "deck", "card")
+    } | {"side": "$response.body#/side", "faction": "$response.body#/faction",
+         "move": "$response.body#/moves/0"}  # fmt: skip
+    coin = f"/{API_VERSION}/{{game}}"
+    return {
+        f"{seven}/new": {"Moves": _link(f"{seven}/moves", after, "The moves of the new state.")},
+        f"{seven}/moves": {
+            "Check": _link(f"{seven}/check", listed, "Check the first move listed."),
+            "Apply": _link(f"{seven}/apply", listed, "Apply the first move listed."),
+        },
+        f"{seven}/apply": {"Moves": _link(f"{seven}/moves", after, "The moves after it.")},
+        f"{coin}/event-moves": {
+            "Check": _link(f"{coin}/event-check", event, "Check the first execution listed."),
+            "Apply": _link(f"{coin}/event-apply", event, "Apply the first execution listed."),
+        },
+    }
+
+
+def _documented(app: FastAPI) -> Callable[[], dict[str, Any]]:
+    """``app.openapi`` with the published JSON Schemas the fields refer to as
+    components, and the links between operations."""
+    generated = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is not None:
+            return app.openapi_schema
+        document = generated()
+        components = document.setdefault("components", {}).setdefault("schemas", {})
+        text = json.dumps(document)
+        for name, schema in _schemas().items():
+            if f'"{COMPONENTS}{name}"' in text:
+                components.update(_components(name, schema))
+        for path, links in _links().items():
+            document["paths"][path]["post"]["responses"]["200"]["links"] = links
+        return document
+
+    return openapi
 
 
 def openapi_document(limits: Limits | None = None) -> dict[str, Any]:
@@ -1183,25 +1662,68 @@ def app_from_environment() -> FastAPI:
     return create_app(Limits(**given))
 
 
+SHUTDOWN_SECONDS = 2  # after SIGTERM or SIGINT, requests still running get this long
+
+
+def max_workers() -> int:
+    """The most server processes :func:`serve` starts: two per core.
+
+    >>> max_workers() == 2 * (os.cpu_count() or 1)
+    True
+    """
+    return 2 * (os.cpu_count() or 1)
+
+
+def check_serving(host: str, port: int, workers: int) -> None:
+    """Refuse, as bad input, a number of workers past :func:`max_workers` and an
+    address that cannot be listened on (a port in use, an unknown host).
+
+    >>> check_serving("127.0.0.1", 8080, 0)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    legalis.model.errors.InputError: --workers: 0 server processes (allowed: 1...)
+    """
+    bound = max_workers()
+    if not 1 <= workers <= bound:
+        raise InputError(f"{workers} server processes", path="--workers", allowed=[f"1..{bound}"])
+    try:
+        family, kind, _, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except (socket.gaierror, UnicodeError) as error:
+        raise InputError(f"no address for host {host!r}", path="--host") from error
+    with socket.socket(family, kind) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server will
+        try:
+            probe.bind(address)
+        except OSError as error:
+            reason = "in use" if error.errno == errno.EADDRINUSE else error.strerror
+            raise InputError(f"cannot listen on port {port} of {host}: {reason}",
+                             path="--port") from error  # fmt: skip
+
+
 def serve(
     host: str = "127.0.0.1", port: int = 8080, limits: Limits | None = None, workers: int = 1
 ) -> None:
-    """Serve the API with uvicorn until interrupted; ``workers`` processes share the
-    port (each with its own threads), so the work can use every core."""
+    """Serve the API with uvicorn until SIGTERM or SIGINT; ``workers`` processes share
+    the port (each with its own threads and worker processes), so the work can use
+    every core. Within :data:`SHUTDOWN_SECONDS` of the signal, running requests are
+    cut short and every process has stopped."""
     import uvicorn
 
-    settings: dict[str, Any] = {"host": host, "port": port, "log_level": "info"}
+    check_serving(host, port, workers)
+    settings: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "log_level": "info",
+        "access_log": False,
+        "timeout_graceful_shutdown": SHUTDOWN_SECONDS,
+    }
     if workers == 1:
-        uvicorn.run(create_app(limits), access_log=False, **settings)
+        uvicorn.run(create_app(limits), **settings)
         return
     os.environ[LIMITS_VARIABLE] = json.dumps(dataclasses.asdict(limits or Limits()))
-    uvicorn.run(
-        "legalis.server:app_from_environment",
-        factory=True,
-        workers=workers,
-        access_log=False,
-        **settings,
-    )
+    uvicorn.run("legalis.server:app_from_environment", factory=True, workers=workers, **settings)
 
 
 if __name__ == "__main__":  # python -m legalis.server [docs/openapi.json]

@@ -10,8 +10,12 @@ server's own OpenAPI document: no 5xx, and every response matches the document.
 from __future__ import annotations
 
 import json
+import os
 import random
+import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
 import tomllib
@@ -36,20 +40,29 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import response_schema_conformance
 
 from legalis.registry import load_game
-from legalis.server import Limits, create_app, openapi_document, openapi_text
+from legalis.server import (
+    SHUTDOWN_SECONDS,
+    Limits,
+    WorkerPool,
+    create_app,
+    max_workers,
+    openapi_document,
+    openapi_text,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 LIMITS = Limits(max_body_bytes=400_000, max_page=50, time_limit=20.0)
 
 
 @contextmanager
-def running(limits: Limits) -> Iterator[str]:
-    """A uvicorn server for ``create_app(limits)`` in a thread; yields its base URL."""
+def running(limits: Limits, app: Any = None) -> Iterator[str]:
+    """A uvicorn server for ``app`` (default ``create_app(limits)``) in a thread;
+    yields its base URL."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    config = uvicorn.Config(create_app(limits), log_level="warning", lifespan="off")
+    config = uvicorn.Config(app or create_app(limits), log_level="warning", lifespan="on")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
@@ -446,7 +459,6 @@ def test_a_slow_request_does_not_hold_up_the_others(client: httpx.Client, base_u
     [
         (Limits(threads=1), "_event_view", "/v1/lod/event-moves", LOD_EVENT, 1),
         (Limits(threads=3), "_event_view", "/v1/lod/event-moves", LOD_EVENT, 3),
-        (Limits(solver_threads=2), "_verify_deck", "/v1/lod/verify-deck", {"deck": {}}, 2),
     ],
 )
 def test_each_kind_of_work_runs_in_at_most_its_threads(
@@ -699,12 +711,13 @@ def test_eupop_bad_resolve_input_is_422_with_the_path(
 
 
 def test_eupop_deck_matches_the_library_and_its_seed(client: httpx.Client) -> None:
-    from legalis.model.eupop.deck import deck_document, load_scenario
+    from legalis.model.eupop.deck import DeckOptions, deck_document, load_scenario
     from legalis.model.eupop.events import load_catalogue
 
     expected, problems = deck_document(
-        load_scenario("three_crowns"), load_catalogue(), 7, randomize_x=True, players=5
-    )
+        load_scenario("three_crowns"), load_catalogue(), 7, options=DeckOptions(randomize_x=True),
+        players=5,
+    )  # fmt: skip
     assert not problems
     request = {"scenario": "three_crowns", "seed": 7, "randomize_x": True, "players": 5}
     first = post(client, "/v1/eupop/deck", request)
@@ -724,3 +737,328 @@ def test_eupop_bad_deck_input_is_422_with_the_path(
 ) -> None:
     body = error_of(post(client, "/v1/eupop/deck", {"scenario": "three_crowns", **change}), 422)
     assert body["path"] == path
+
+
+def test_eupop_options_change_the_moves_and_the_verdict(client: httpx.Client) -> None:
+    from legalis.model.eupop.play import PlayOptions, jsonable
+
+    request = {"state": eupop_state(), "effect": "influence", "player": "france",
+               "amount": 2, "areas": ["saxony"]}  # fmt: skip
+    up_to = {"influence_up_to": True}
+    # 16.3 Gain Influence: placed whole by default; in part with influence_up_to
+    for options, count in (({}, 1), (up_to, 3)):
+        arguments = {key: value for key, value in request.items() if key != "state"}
+        view, _ = eupop_view(**arguments, options=PlayOptions.from_json(options))
+        answer = post(client, "/v1/eupop/moves", {**request, "options": options}).json()
+        assert answer["count"] == count and answer["moves"] == [jsonable(m) for m in view]
+    part = {"placed": [["saxony", 1]], "discards": []}
+    refused = post(client, "/v1/eupop/check", {**request, "move": part}).json()
+    legal = post(client, "/v1/eupop/check", {**request, "move": part, "options": up_to}).json()
+    assert not refused["legal"] and legal["legal"]
+
+
+def test_eupop_options_change_the_resolution(client: httpx.Client) -> None:
+    from legalis.model.eupop.events import load_catalogue
+    from legalis.model.eupop.play import PlayOptions
+    from legalis.model.eupop.state import bundled_state
+    from legalis.solver.eupop_play import resolve
+
+    event = load_catalogue().event("101-1")  # 1 Influence in saxony, bohemia or lombardy
+    request = {"state": bundled_state().to_json(), "event": "101-1", "auto": True, "seed": 0}
+    answers = []
+    for options in ({}, {"player_default": "random"}):
+        outcome = resolve(bundled_state(), event.effects, event.symbols, auto=True,
+                          choices=[], seed=0, options=PlayOptions.from_json(options))  # fmt: skip
+        answer = post(client, "/v1/eupop/resolve", {**request, "options": options}).json()
+        assert answer == {"event": "101-1", "seed": 0, **outcome.to_json(LIMITS.max_page)}
+        answers.append(answer["log"][0]["chosen"]["placed"])
+    # the first legal choice (lombardy), or a draw of the seeded source (seed 0: bohemia)
+    assert answers == [[["lombardy", 1]], [["bohemia", 1]]]
+
+
+def test_eupop_options_change_the_deck(client: httpx.Client) -> None:
+    request = {"scenario": "three_crowns", "seed": 7}
+    plain = post(client, "/v1/eupop/deck", request).json()
+    dealt = post(client, "/v1/eupop/deck", {**request, "options": {"randomize_x": True}}).json()
+    flag = post(client, "/v1/eupop/deck", {**request, "randomize_x": True}).json()
+    assert dealt["ages"] != plain["ages"] and dealt == flag  # Optional Rule 6
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "options", "path"),
+    [
+        ("moves", {"no_such": 1}, "options.no_such"),
+        ("check", {"ab_met": "most"}, "options.ab_met"),
+        ("resolve", {"marriage_eligible": "x"}, "options.marriage_eligible"),
+        ("deck", {"ab_met": "any"}, "options.ab_met"),
+        ("deck", {"odd_x_card": None}, "options.odd_x_card"),
+    ],
+)
+def test_eupop_bad_options_are_422_with_the_path(
+    client: httpx.Client, endpoint: str, options: dict[str, Any], path: str
+) -> None:
+    effect = {"state": eupop_state(), "effect": "g", "player": "france", "areas": ["saxony"]}
+    request = {
+        "moves": effect,
+        "check": {**effect, "move": {"area": "saxony"}},
+        "resolve": {"state": eupop_state(), "event": "101-1"},
+        "deck": {"scenario": "three_crowns"},
+    }[endpoint]
+    body = error_of(post(client, f"/v1/eupop/{endpoint}", {**request, "options": options}), 422)
+    assert body["path"] == path and body["allowed"]
+
+
+def request_examples(document: dict[str, Any], prefix: str) -> list[tuple[str, Any]]:
+    """Every request-body example of the POST endpoints whose path starts with
+    ``prefix``, as ``(path, body)``."""
+    schemas = document["components"]["schemas"]
+    found: list[tuple[str, Any]] = []
+    for path, operations in document["paths"].items():
+        body = operations.get("post", {}).get("requestBody")
+        if not path.startswith(prefix) or body is None:
+            continue
+        schema = body["content"]["application/json"]["schema"]
+        schema = schemas[schema["$ref"].rsplit("/", 1)[-1]] if "$ref" in schema else schema
+        examples = schema.get("examples", [])
+        assert examples, f"{path} has no request example"
+        found += [(path, example) for example in examples]
+    return found
+
+
+def test_every_eupop_example_of_the_openapi_document_is_accepted(client: httpx.Client) -> None:
+    examples = request_examples(openapi_document(), "/v1/eupop/")
+    assert {path for path, _ in examples} == {
+        "/v1/eupop/validate", "/v1/eupop/moves", "/v1/eupop/check", "/v1/eupop/resolve",
+        "/v1/eupop/deck"}  # fmt: skip
+    for path, example in examples:
+        response = post(client, path, example)
+        assert response.status_code == 200, (path, response.text)
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "change", "path", "allowed"),
+    [
+        ("moves", {"effect": "g", "areas": ["atlantis"]}, "areas[0]", "saxony"),
+        ("moves", {"effect": "influence", "amount": 1, "areas": ["saxony", "atlantis"]},
+         "areas[1]", "saxony"),
+        ("check", {"effect": "units", "amount": 1, "places": ["atlantis"], "move": {}},
+         "places[0]", "saxony"),
+        ("moves", {"effect": "alliance", "targets": ["atlantis_realm"]}, "targets[0]",
+         "saxony_realm"),
+    ],
+)  # fmt: skip
+def test_eupop_unknown_names_are_422_with_the_allowed_values(
+    client: httpx.Client, endpoint: str, change: dict[str, Any], path: str, allowed: str
+) -> None:
+    request = {"state": eupop_state(), "player": "france", **change}
+    body = error_of(post(client, f"/v1/eupop/{endpoint}", request), 422)
+    assert body["path"] == path and allowed in body["allowed"]
+
+
+SMALL_REALMS = {"england": {"kind": "player"}, "saxony_realm": {"kind": "npr"}}
+
+
+@pytest.mark.parametrize(
+    ("change", "path"),
+    [
+        ({"realms": {**SMALL_REALMS, "france": {"kind": "player", "units_available": 10**9}}},
+         "state.realms.france"),
+        ({"land_units": {"france": {"saxony": 10**9}}}, "state.realms.france"),
+        ({"ships": {"france": {"north_sea": 10**9}}}, "state.ships.france"),
+        ({"provinces": {"Leipzig": {"owner": "saxony_realm", "rebels": 10**9},
+                        "Dresden": {"owner": "saxony_realm"}}}, "state.provinces"),
+        ({"trade_nodes": {"lubeck": {"merchants": {"france": 10**9}}}}, "state.trade_nodes"),
+    ],
+)  # fmt: skip
+def test_eupop_validate_refuses_counts_past_their_limit(
+    client: httpx.Client, change: dict[str, Any], path: str
+) -> None:
+    body = error_of(post(client, "/v1/eupop/validate", {"state": {**eupop_state(), **change}}),
+                    422)  # fmt: skip
+    assert body["path"] == path and "at most" in body["error"] and "(" in body["error"]
+
+
+# ---------------------------------------------------------------------- hardening
+
+
+LEGALIS = [sys.executable, "-m", "legalis"]
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_serve_refuses_more_workers_than_its_bound() -> None:
+    done = subprocess.run([*LEGALIS, "serve", "--workers", "100000"], capture_output=True,
+                          text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "--workers" in done.stderr
+    assert f"1..{max_workers()}" in done.stderr
+
+
+def test_serve_on_a_busy_port_is_bad_input_naming_the_port() -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([*LEGALIS, "serve", "--port", str(port)], capture_output=True,
+                              text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and f"port {port}" in done.stderr
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_serve_stops_within_seconds_of_sigterm(workers: int) -> None:
+    port = free_port()
+    command = [*LEGALIS, "serve", "--port", str(port), "--workers", str(workers)]
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert server.poll() is None and time.monotonic() < deadline, "did not start"
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/v1/games", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        signalled = time.monotonic()
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=SHUTDOWN_SECONDS + 8)
+        assert time.monotonic() - signalled < SHUTDOWN_SECONDS + 8
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+
+
+def test_when_time_is_up_the_work_stops_and_its_process_is_gone() -> None:
+    app = create_app(Limits(time_limit=0.5))
+    pool: WorkerPool = app.state.pool
+    seen: set[int] = set()
+    with running(app.state.limits, app) as url, httpx.Client(base_url=url, timeout=30) as own:
+        answers: list[httpx.Response] = []
+        slow = threading.Thread(
+            target=lambda: answers.append(post(own, "/v1/lod/verify-deck", {"deck": big_deck()}))
+        )
+        slow.start()
+        while slow.is_alive():
+            seen.update(pool.pids())
+            time.sleep(0.02)
+        ended = time.monotonic()
+        assert "time limit" in error_of(answers[0], 503)["error"]
+        assert seen, "the work ran in a worker process"
+        while any(alive(pid) for pid in seen) and time.monotonic() - ended < 1:
+            time.sleep(0.02)
+        assert not any(alive(pid) for pid in seen), "the work went on after its 503"
+        assert post(own, "/v1/lod/verify-deck", {"deck": {}}).status_code == 422  # a fresh one
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_a_full_lane_is_refused_at_once_and_cheap_work_goes_on() -> None:
+    limits = Limits(processes=1, process_queue=0, time_limit=30)
+    with running(limits) as url, httpx.Client(base_url=url, timeout=60) as own:
+        answers: list[httpx.Response] = []
+        slow = threading.Thread(
+            target=lambda: answers.append(post(own, "/v1/lod/verify-deck", {"deck": big_deck()}))
+        )
+        slow.start()
+        time.sleep(0.3)
+        with httpx.Client(base_url=url, timeout=60) as other:
+            refused = post(other, "/v1/lod/verify-deck", {"deck": big_deck()})
+            started = time.perf_counter()
+            cheap = post(other, "/v1/lod/event-moves", {**LOD_EVENT, "limit": 3})
+            cheap_took = time.perf_counter() - started
+        assert slow.is_alive(), "the costly request ended too soon to test this"
+        slow.join(timeout=60)
+    assert "busy" in error_of(refused, 503)["error"]
+    assert int(refused.headers["retry-after"]) >= 1
+    assert cheap.status_code == 200 and cheap_took < 1.0
+    assert answers[0].status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("change", "path"),
+    [({"card": 0}, "move.card"), ({"card": -3}, "move.card"), ({"faction": ""}, "move.faction"),
+     ({"side": "sideways"}, "move.side"), ({"steps": [5.5]}, "move.steps[0]")],
+)  # fmt: skip
+def test_event_check_refuses_a_malformed_move_with_its_path(
+    client: httpx.Client, change: dict[str, Any], path: str
+) -> None:
+    move = {**lod_view().nth(0).to_json(), **change}
+    for endpoint in ("event-check", "event-apply"):
+        body = error_of(post(client, f"/v1/lod/{endpoint}", {**LOD_EVENT, "move": move}), 422)
+        assert body["path"] == path
+
+
+def test_a_lone_surrogate_is_answered_in_json_not_a_500(client: httpx.Client) -> None:
+    _, state = sevenyears_state()
+    text = json.dumps({"state": state.to_json(), "move": {"type": "pass", "player": "\ud800"}})
+    response = client.post("/v1/sevenyears/check", content=text.encode(),
+                           headers={"content-type": "application/json"})  # fmt: skip
+    assert error_of(response, 422)["path"] == "move.player"
+    text = json.dumps({**LOD_EVENT, "faction": "\ud800"})
+    response = client.post("/v1/lod/event-moves", content=text.encode(),
+                           headers={"content-type": "application/json"})  # fmt: skip
+    assert error_of(response, 422)["path"] == "faction"
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [("/v1/lod/fixtures", {"seed": False}, "seed"),
+     ("/v1/lod/event-moves", {**LOD_EVENT, "limit": "5"}, "limit"),
+     ("/v1/lod/event-moves", {**LOD_EVENT, "card": 24.0}, "card"),
+     ("/v1/sevenyears/new", {"seed": "1"}, "seed")],
+)  # fmt: skip
+def test_values_of_another_type_are_refused(
+    client: httpx.Client, path: str, body: dict[str, Any], field: str
+) -> None:
+    assert error_of(post(client, path, body), 422)["path"] == field
+
+
+@pytest.mark.parametrize("content", [b'"\xff"', b'{"state": "\xc3"}', b"\x00"])
+def test_a_body_that_cannot_be_read_is_422_in_the_one_error_shape(
+    client: httpx.Client, content: bytes
+) -> None:
+    response = client.post("/v1/sevenyears/moves", content=content,
+                           headers={"content-type": "application/json"})  # fmt: skip
+    assert set(error_of(response, 422)) == {"error", "path"}
+    assert set(error_of(client.get("/v1/nowhere"), 404)) == {"error"}
+
+
+def test_the_openapi_document_uses_the_published_schemas_and_links() -> None:
+    document = openapi_document()
+    schemas = document["components"]["schemas"]
+    assert {"sevenyears-state", "sevenyears-move", "lod-state", "fitl-state", "coin-deck"} <= set(
+        schemas
+    )
+    text = json.dumps(document)
+    assert "#/$defs/" not in text  # every reference resolves inside the document
+    state = schemas["SevenYearsMoves"]["properties"]["state"]
+    assert state["allOf"] == [{"$ref": "#/components/schemas/sevenyears-state"}]
+    answer = document["paths"]["/v1/sevenyears/apply"]["post"]["responses"]["200"]
+    assert answer["links"]["Moves"]["requestBody"]["state"] == "$response.body#/state"
+
+
+def test_new_gives_the_first_decision_of_a_seeded_game(client: httpx.Client) -> None:
+    answer = post(client, "/v1/sevenyears/new", {"seed": 5}).json()
+    assert answer == post(client, "/v1/sevenyears/new", {"seed": 5}).json()
+    assert answer["state"]["to_move"] in ("british", "french")
+    moves = post(client, "/v1/sevenyears/moves", {"state": answer["state"]}).json()
+    assert moves["count"] > 0
+
+
+def test_a_lone_surrogate_echoed_in_an_answer_is_escaped_not_a_500() -> None:
+    from legalis.server import AsciiJSONResponse
+
+    body = AsciiJSONResponse({"echo": "\ud800 and é"}).body
+    assert body == b'{"echo":"\\ud800 and \\u00e9"}'
+    assert json.loads(body) == {"echo": "\ud800 and é"}
