@@ -6,6 +6,7 @@ command line reads and writes. Errors have one shape, ``{"error": ..., "path": .
 - 422: bad input (the ``path`` names the bad field of the request body);
 - 409: an illegal move (``rule`` names the rule that refuses it);
 - 413: a request body larger than :attr:`Limits.max_body_bytes`;
+- 408: a request body still arriving after :attr:`Limits.time_limit`;
 - 503: the work took longer than :attr:`Limits.time_limit`, a solver gave up, or
   the lane of the request is full (then with ``Retry-After``).
 
@@ -504,12 +505,17 @@ class EuDeckResponse(BaseModel):
 
 
 def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The documented error answers of an operation; one that reads a body (413) may
+    also answer 408, from the same middleware."""
     meanings = {
+        408: "The request body arrived too slowly.",
         409: "An illegal move, with the rule that refuses it.",
         413: "The request body is too large.",
         422: "Bad input; `path` names the bad field.",
         503: "The work took too long, or a solver gave up.",
     }
+    if 413 in codes:
+        codes = tuple(sorted({408, *codes}))
     return {code: {"model": ErrorBody, "description": meanings[code]} for code in codes}
 
 
@@ -638,25 +644,34 @@ class BodyLimit:
     A body is counted as it arrives and refused as soon as it passes the limit;
     the rest is read and dropped (never kept), so the client, still sending, can
     read the answer. A declared ``Content-Length`` past ``drain_bytes`` is refused
-    at once and the connection closed.
+    at once and the connection closed. A body still arriving ``read_seconds`` after
+    the request began gets 408 and the connection is closed, so a client sending
+    slowly holds no connection for ever.
     """
 
-    def __init__(self, app: ASGIApp, max_bytes: int, drain_bytes: int = 64 << 20) -> None:
+    def __init__(
+        self, app: ASGIApp, max_bytes: int, read_seconds: float, drain_bytes: int = 64 << 20
+    ) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.read_seconds = read_seconds
         self.drain_bytes = max(drain_bytes, max_bytes)
 
-    async def _too_large(self, send: Send) -> None:
-        body = ErrorBody(error=f"the request body is over {self.max_bytes} bytes", path="body")
-        response = _error(413, body)
+    @staticmethod
+    async def _refuse(send: Send, status: int, error: str) -> None:
+        """Answer ``status`` in the one error shape and close the connection."""
+        response = _error(status, ErrorBody(error=error, path="body"))
         await send(
             {
                 "type": "http.response.start",
-                "status": 413,
+                "status": status,
                 "headers": [*response.raw_headers, (b"connection", b"close")],
             }
         )
         await send({"type": "http.response.body", "body": response.body})
+
+    async def _too_large(self, send: Send) -> None:
+        await self._refuse(send, 413, f"the request body is over {self.max_bytes} bytes")
 
     async def _drain(self, receive: Receive, seen: int) -> None:
         """Read and drop the rest of the body, up to ``drain_bytes`` in all."""
@@ -677,19 +692,25 @@ class BodyLimit:
         chunks: list[bytes] = []
         size = 0
         more = True
-        while more:
-            message = await receive()
-            if message["type"] != "http.request":
-                return  # the client went away
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            more = message.get("more_body", False)
-            if size > self.max_bytes:
-                if more:
-                    await self._drain(receive, size)
-                await self._too_large(send)
-                return
-            chunks.append(chunk)
+        with anyio.move_on_after(self.read_seconds) as reading:
+            while more:
+                message = await receive()
+                if message["type"] != "http.request":
+                    return  # the client went away
+                chunk = message.get("body", b"")
+                size += len(chunk)
+                more = message.get("more_body", False)
+                if size > self.max_bytes:
+                    if more:
+                        await self._drain(receive, size)
+                    await self._too_large(send)
+                    return
+                chunks.append(chunk)
+        if reading.cancelled_caught:
+            await self._refuse(
+                send, 408, f"the request body took longer than {self.read_seconds:g} s to arrive"
+            )
+            return
         body = b"".join(chunks)
         delivered = False
 
@@ -1245,7 +1266,9 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     )
     app.state.limits = bounds
     app.state.pool = pool
-    app.add_middleware(BodyLimit, max_bytes=bounds.max_body_bytes)
+    app.add_middleware(
+        BodyLimit, max_bytes=bounds.max_body_bytes, read_seconds=bounds.time_limit
+    )
     app.add_exception_handler(InputError, _input_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(IllegalMoveError, _illegal_move)

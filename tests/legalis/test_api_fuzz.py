@@ -67,7 +67,7 @@ def test_stateful_runs_follow_the_links() -> None:
 
     Recorded.run(
         settings=settings(
-            max_examples=30,
+            max_examples=60,
             stateful_step_count=6,
             derandomize=True,  # the same runs each time: the chains reach an apply
             deadline=None,

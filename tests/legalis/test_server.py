@@ -1062,3 +1062,21 @@ def test_a_lone_surrogate_echoed_in_an_answer_is_escaped_not_a_500() -> None:
     body = AsciiJSONResponse({"echo": "\ud800 and é"}).body
     assert body == b'{"echo":"\\ud800 and \\u00e9"}'
     assert json.loads(body) == {"echo": "\ud800 and é"}
+
+
+def test_a_body_sent_too_slowly_is_408_and_the_connection_closed() -> None:
+    with running(Limits(time_limit=0.5)) as url:
+        host, port = url.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port)), timeout=10) as sock:
+            sock.sendall(
+                b"POST /v1/sevenyears/validate HTTP/1.1\r\nHost: x\r\n"
+                b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
+            )  # then nothing: 99 bytes never come
+            started = time.monotonic()
+            answer = b""
+            while chunk := sock.recv(4096):  # read until the server closes
+                answer += chunk
+            waited = time.monotonic() - started
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 408") and waited < 5
+        assert json.loads(body)["path"] == "body"
