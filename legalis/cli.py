@@ -561,6 +561,17 @@ def _show_moves(
         out.print(f"  ... {total - limit} more (raise --limit)")
 
 
+def _coin_deck(game: str, deck_path: Path | None) -> Any:
+    """The deck file, or with none the game's bundled deck; a deck of another game is
+    refused."""
+    from legalis.model.coin.deck import bundled_deck, read_deck
+
+    deck = read_deck(str(deck_path)) if deck_path is not None else bundled_deck(game)
+    if deck.game != game:
+        raise InputError(f"a {deck.game} deck, not {game}", path="--deck", allowed=[game])
+    return deck
+
+
 def _coin_state(game: str, state_path: Path | None, scenario: str | None) -> Any:
     from legalis.model.coin.scenarios import load_scenario, scenario_names
     from legalis.model.coin.state import state_from_json
@@ -592,13 +603,10 @@ def _event_view(
     deck_path: Path | None,
     deadline: float | None = None,
 ) -> Any:
-    from legalis.model.coin.deck import bundled_deck, read_deck
     from legalis.solver.events import legal_event_moves
 
     state = _coin_state(game, state_path, scenario)
-    deck = read_deck(str(deck_path)) if deck_path is not None else bundled_deck(game)
-    if deck.game != game:
-        raise InputError(f"a {deck.game} deck, not {game}", path="--deck")
+    deck = _coin_deck(game, deck_path)
     if card_number is None:
         raise InputError(
             "name the event card", path="--card", allowed=[c.number for c in deck.cards]
@@ -894,7 +902,12 @@ def replay_command(
     """Re-apply every move of a logged game, checking each; exit 1 if the result differs."""
     parsed = parse_log(read_document(log_path, "text").split("\n"), source=str(log_path))
     header = parsed.header
-    game = load_game(str(header.get("game")), header.get("options"))
+    try:
+        game = load_game(header["game"], header["options"])
+    except InputError as err:  # name the log's header, not only the field
+        raise InputError(
+            err.message, source=str(log_path), path=f"line 1: {err.path}", allowed=err.allowed
+        ) from err
     outcome = replay(game, parsed)
     body = {
         "game": game.name,
@@ -988,6 +1001,16 @@ def verify_command(
         from legalis.model.coin.deck import read_deck
 
         name = read_deck(str(deck_path)).game  # a deck names its game
+    if deck_path is None and target and game_option and target != game_option:
+        raise InputError(f"{clip(target)!r} with --game {game_option}: name one game, or a "
+                         "deck file (.toml) of that game", path="--game")  # fmt: skip
+    if name in (*COIN_GAMES, "eupop"):
+        # only the Seven Years War checks read rule options and a rule-numbers file
+        ignored = [flag for flag, given in (("--option", option), ("--rules", rules)) if given]
+        if name in COIN_GAMES and cards is not None:
+            ignored.append("--cards")  # a COIN deck is the argument
+        if ignored:
+            raise InputError(f"{name} verification does not take {ignored[0]}", path=ignored[0])
     if name in COIN_GAMES:
         _verify_coin(name, deck_path, output_format)
         return
@@ -1667,7 +1690,6 @@ def bot_command(
     side, every choice in it), or the Command and Special Activity its flowchart
     picks and carries out, or a Pass. Every move is checked by the legal-move rules;
     ``--apply`` writes the state after the turn."""
-    from legalis.model.coin.deck import bundled_deck, read_deck
     from legalis.solver.nonplayer.turn import nonplayer_turn
 
     name = _game_name(game_name, game_option, ("lod",), "Non-player rules")
@@ -1675,7 +1697,7 @@ def bot_command(
     if apply_path is not None:
         _check_writable(apply_path, "--apply")
     state = _coin_state(name, state_path, scenario)
-    chosen_deck = read_deck(str(deck)) if deck is not None else bundled_deck(name)
+    chosen_deck = _coin_deck(name, deck)
     if card is None:
         raise InputError(
             "name the card", path="--card", allowed=[c.number for c in chosen_deck.cards]
@@ -1755,6 +1777,9 @@ def winter_command(
     if apply_path is not None:
         _check_writable(apply_path, "--apply")
     state = _coin_state(name, state_path, scenario)
+    if scenario is not None and releases_of not in (None, scenario):
+        raise InputError(f"a --scenario {scenario} state follows its own releases",
+                         path="--releases-of", allowed=[scenario])  # fmt: skip
     schedule = scenario if scenario is not None else releases_of
     if schedule is not None and schedule not in scenario_names(name):
         raise InputError(f"no scenario {clip(schedule)!r}", path="--releases-of",

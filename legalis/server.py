@@ -45,26 +45,31 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 import anyio
 import anyio.to_thread
-from fastapi import FastAPI, Request
+from fastapi import Body, FastAPI, Request
+from fastapi import Path as PathParameter
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from legalis.model.core.options import settable
 from legalis.model.errors import IllegalMoveError, InputError, SolverLimitError
 from legalis.model.eupop.arguments import MAX_AMOUNT
+from legalis.model.eupop.deck import DeckOptions
+from legalis.model.eupop.play import PlayOptions
 from legalis.model.eupop.state import SMALL_STATE
 from legalis.registry import game_entry, games, load_game
+from legalis.solver.eupop_play import EFFECTS
 from legalis.solver.events import EventMoveDocument
 
 API_VERSION = "v1"
@@ -104,6 +109,20 @@ class Limits:
 
 
 # ---------------------------------------------------------------------- request and response
+
+
+def _whole(value: Any) -> Any:
+    """A JSON number without a fraction as the integer it is: JSON Schema (and so the
+    OpenAPI document) reads ``65537.0`` as an integer, while ``1.5``, ``"5"`` and
+    ``true`` stay refused.
+
+    >>> _whole(65537.0), _whole(1.5), _whole("5")
+    (65537, 1.5, '5')
+    """
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+Whole = Annotated[int, BeforeValidator(_whole)]
 
 
 class _Body(BaseModel):
@@ -163,8 +182,8 @@ class SevenYearsState(_Body):
 
 class SevenYearsMoves(_Body):
     state: JsonObject = StateField
-    offset: int = Field(default=0, ge=0, description="Index of the first move of the page.")
-    limit: int = Field(default=100, ge=0, description="Moves per page (capped by the server).")
+    offset: Whole = Field(default=0, ge=0, description="Index of the first move of the page.")
+    limit: Whole = Field(default=100, ge=0, description="Moves per page (capped by the server).")
 
 
 class SevenYearsMove(_Body):
@@ -181,7 +200,7 @@ class EventRequest(_Body):
         json_schema_extra=published(*COIN_STATES, optional=True),
     )
     scenario: str | None = Field(default=None, description="A bundled scenario, e.g. 1776 (LoD).")
-    card: int = Field(ge=1, description="The event card's number.")
+    card: Whole = Field(ge=1, description="The event card's number.")
     side: Literal["unshaded", "shaded"] | None = Field(
         None, description="unshaded or shaded; a one-sided card needs none (5.2)."
     )
@@ -194,23 +213,19 @@ class EventRequest(_Body):
 
 
 class EventMovesRequest(EventRequest):
-    model_config = ConfigDict(
-        extra="forbid",
-        json_schema_extra={
-            "examples": [
-                {
-                    "scenario": "1776",
-                    "card": 24,
-                    "side": "unshaded",
-                    "faction": "british",
-                    "limit": 20,
-                }
-            ]
-        },
-    )
+    offset: Whole = Field(default=0, ge=0, description="Index of the first move of the page.")
+    limit: Whole = Field(default=100, ge=0, description="Moves per page (capped by the server).")
 
-    offset: int = Field(default=0, ge=0, description="Index of the first move of the page.")
-    limit: int = Field(default=100, ge=0, description="Moves per page (capped by the server).")
+
+# On the operation, not in the schema: the body reaches the recursive deck schema, and
+# a tool that looks for examples inside a schema walks every path through it (never ending).
+EVENT_MOVES_EXAMPLES = {
+    "1776": {
+        "summary": "A card of the sample deck in the 1776 scenario (LoD)",
+        "value": {"scenario": "1776", "card": 24, "side": "unshaded", "faction": "british",
+                  "limit": 20},
+    }
+}  # fmt: skip
 
 
 class EventMoveRequest(EventRequest):
@@ -220,8 +235,8 @@ class EventMoveRequest(EventRequest):
 
 
 class FixturesRequest(_Body):
-    per_rule: int = Field(default=1, ge=1, le=3, description="Fixtures per rule (1-3).")
-    seed: int = Field(default=0, ge=0, description="The same seed gives the same fixtures.")
+    per_rule: Whole = Field(default=1, ge=1, le=3, description="Fixtures per rule (1-3).")
+    seed: Whole = Field(default=0, ge=0, description="The same seed gives the same fixtures.")
 
 
 class FixturesResponse(BaseModel):
@@ -298,7 +313,7 @@ class SevenYearsApplyResponse(BaseModel):
 class SevenYearsNew(_Body):
     model_config = ConfigDict(json_schema_extra={"examples": [{"seed": 1}]})
 
-    seed: int = Field(default=1, ge=0, description="The same seed gives the same state.")
+    seed: Whole = Field(default=1, ge=0, description="The same seed gives the same state.")
 
 
 class EventMovesResponse(BaseModel):
@@ -334,7 +349,7 @@ class DeckReport(BaseModel):
 # ---------------------------------------------------------------------- EU:PoP request and response
 
 EuStateField = Field(
-    description="An EU:PoP event-system state (docs/schemas/eupop-state.schema.json)."
+    description="An EU:PoP event-system state.", json_schema_extra=published("eupop-state")
 )
 EU_NAMES = 64  # the most names one list of an effect's parameters may hold
 EU_AMOUNT = MAX_AMOUNT  # the largest amount of Influence or Units an effect is asked about
@@ -345,15 +360,25 @@ def _names_field(what: str) -> Any:
     return Field(default_factory=list, max_length=EU_NAMES, description=what)
 
 
-EuOptions = dict[str, str | bool | int | None]
+EuOptions = dict[str, str | bool | int | None]  # null: refused by the options, with their values
 
 
-def _options_field(names: str) -> Any:
+def _options_field(names: str, allowed: Iterable[str]) -> Any:
+    """The ``options`` of a request: only the ``allowed`` names, as the schema says."""
+    names_allowed: list[Any] = sorted(allowed)
     return Field(
         default_factory=dict,
         description=f"Rule options by name, as `--option name=value` takes them ({names}; "
         'docs/rules-questions.md), e.g. {"ab_met": "any"}; the rest keep their defaults.',
+        json_schema_extra={
+            "propertyNames": {"enum": names_allowed},
+            "additionalProperties": {"type": ["string", "boolean", "integer"]},
+        },
     )
+
+
+PLAY_OPTIONS = PlayOptions.names()
+DECK_OPTIONS = settable(DeckOptions)
 
 
 class EuStateRequest(_Body):
@@ -369,9 +394,12 @@ class EuEffectRequest(_Body):
     eupop` takes them."""
 
     state: JsonObject = EuStateField
-    effect: str = Field(description="A 16.3 effect or 16.5 symbol, e.g. influence, g, units.")
+    effect: str = Field(
+        description="A 16.3 effect or 16.5 symbol, e.g. influence, g, units.",
+        json_schema_extra={"enum": list(EFFECTS)},  # checked by the solver, with the list
+    )
     player: str | None = Field(default=None, description="The player who gains or decides.")
-    amount: int | None = Field(
+    amount: Whole | None = Field(
         default=None, ge=1, le=EU_AMOUNT, description="Influence or Units to place."
     )
     areas: list[str] = _names_field("The Areas the effect names.")
@@ -381,7 +409,7 @@ class EuEffectRequest(_Body):
     vassal: bool = Field(default=False, description="Town: a v (Vassal's town), not a t.")
     ships: bool = Field(default=False, description="Units: Ships, not Land Units.")
     colour: str | None = Field(default=None, description="DNPR Expansion: the token colour.")
-    options: EuOptions = _options_field("the names of `legalis resolve --game eupop`")
+    options: EuOptions = _options_field("the names of `legalis resolve --game eupop`", PLAY_OPTIONS)
 
 
 class EuMovesRequest(EuEffectRequest):
@@ -401,8 +429,8 @@ class EuMovesRequest(EuEffectRequest):
         },
     )
 
-    offset: int = Field(default=0, ge=0, description="Index of the first choice of the page.")
-    limit: int = Field(default=100, ge=0, description="Choices per page (capped by the server).")
+    offset: Whole = Field(default=0, ge=0, description="Index of the first choice of the page.")
+    limit: Whole = Field(default=100, ge=0, description="Choices per page (capped by the server).")
 
 
 class EuCheckRequest(EuEffectRequest):
@@ -437,13 +465,13 @@ class EuResolveRequest(_Body):
     auto: bool = Field(
         default=False, description="Resolve it all by the defaults and the 16.5 auto rules."
     )
-    seed: int = Field(default=0, ge=0, description="The same seed gives the same resolution.")
-    choices: list[int] = Field(
+    seed: Whole = Field(default=0, ge=0, description="The same seed gives the same resolution.")
+    choices: list[Whole] = Field(
         default_factory=list,
         max_length=1000,
         description="The N-th legal choice (from 1) at each decision, in order.",
     )
-    options: EuOptions = _options_field("the names of `legalis resolve --game eupop`")
+    options: EuOptions = _options_field("the names of `legalis resolve --game eupop`", PLAY_OPTIONS)
 
 
 class EuDeckRequest(_Body):
@@ -453,12 +481,12 @@ class EuDeckRequest(_Body):
     )
 
     scenario: str = Field(default="three_crowns", description="A bundled scenario's name.")
-    seed: int = Field(default=0, ge=0, description="The same seed gives the same decks.")
-    players: int | None = Field(
+    seed: Whole = Field(default=0, ge=0, description="The same seed gives the same decks.")
+    players: Whole | None = Field(
         default=None, ge=1, le=6, description="Number of players (default: the scenario's Realms)."
     )
     randomize_x: bool = Field(default=False, description="Optional Rule 6: deal the X-events.")
-    options: EuOptions = _options_field("randomize_x, odd_x_card")
+    options: EuOptions = _options_field("randomize_x, odd_x_card", DECK_OPTIONS)
 
 
 class EuMovesResponse(BaseModel):
@@ -522,6 +550,9 @@ def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
 # ---------------------------------------------------------------------- errors
 
 
+UNION_MEMBERS = {"str", "int", "bool", "float"}  # pydantic's names of simple union members
+
+
 def error_path(loc: tuple[int | str, ...] | list[int | str]) -> str:
     """A pydantic error location as a field path of the request body.
 
@@ -533,11 +564,13 @@ def error_path(loc: tuple[int | str, ...] | list[int | str]) -> str:
     'body'
     >>> error_path(("body", "move", "steps", 0, "constrained-int"))  # a member of a union
     'move.steps[0]'
+    >>> error_path(("body", "options", "odd_x_card", "str"))
+    'options.odd_x_card'
     """
     parts = list(loc[1:] if len(loc) > 1 and loc[0] in ("body", "path", "query") else loc)
     text = ""
     for part in parts:
-        if isinstance(part, str) and not part.isidentifier():
+        if isinstance(part, str) and (not part.isidentifier() or part in UNION_MEMBERS):
             break  # pydantic's name of a union member, not a field: the field is reached
         text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
     return text
@@ -1125,7 +1158,6 @@ def _eupop_summary(state: Any) -> JsonObject:
 
 def _eupop_view(body: EuEffectRequest) -> tuple[Any, Any]:
     """The view of the request's effect, and the type of its moves."""
-    from legalis.model.eupop.play import PlayOptions
     from legalis.solver.eupop_play import effect_view
 
     options = PlayOptions.from_json(body.options)
@@ -1155,7 +1187,6 @@ def _eupop_catalogue() -> Any:
 
 
 def _eupop_resolve(body: EuResolveRequest, page: int) -> EuResolveResponse:
-    from legalis.model.eupop.play import PlayOptions
     from legalis.solver.eupop_play import resolve
 
     options = PlayOptions.from_json(body.options)
@@ -1172,7 +1203,7 @@ def _eupop_resolve(body: EuResolveRequest, page: int) -> EuResolveResponse:
 
 
 def _eupop_deck(body: EuDeckRequest) -> EuDeckResponse:
-    from legalis.model.eupop.deck import DeckOptions, deck_document, load_scenario, scenario_names
+    from legalis.model.eupop.deck import deck_document, load_scenario, scenario_names
 
     flag = {"randomize_x": True} if body.randomize_x else {}  # short for that option
     options = DeckOptions.from_json({**body.options, **flag})
@@ -1423,7 +1454,10 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         responses=_errors(413, 422, 503),
         tags=["coin"],
     )
-    async def event_moves(game: CoinGame, body: EventMovesRequest) -> EventMovesResponse:
+    async def event_moves(
+        game: CoinGame,
+        body: Annotated[EventMovesRequest, Body(openapi_examples=EVENT_MOVES_EXAMPLES)],
+    ) -> EventMovesResponse:
         """Every legal way to execute an event: the count and one page."""
         return await event_work(_event_moves, game, body, cap(body.limit))
 
@@ -1553,7 +1587,9 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         return await work(lambda: _eupop_deck(body))
 
     @app.get(f"/{API_VERSION}/schemas/{{name}}", responses=_errors(422), tags=["games"])
-    async def schema(name: str) -> JsonObject:
+    async def schema(
+        name: Annotated[str, PathParameter(json_schema_extra={"enum": sorted(_schemas())})],
+    ) -> JsonObject:
         """A JSON Schema (Draft 2020-12) of a document the API reads or writes."""
         published = _schemas()
         if name not in published:

@@ -520,6 +520,18 @@ EFFECTS = (
 )  # fmt: skip
 
 
+# The arguments each effect reads; any other given is refused, never silently dropped.
+EFFECT_ARGUMENTS: dict[str, tuple[str, ...]] = {
+    "influence": ("amount", "areas"),
+    "alliance": ("targets",),
+    "marriage": ("targets",),
+    "g": ("areas",),
+    "town": ("provinces", "vassal"),
+    "units": ("amount", "places", "ships"),
+    "dnpr-expansion": ("colour",),
+}
+
+
 def _need(value: Any, name: str) -> Any:
     if value is None or value == [] or value == ():
         raise InputError(f"this effect needs --{name}", path=f"--{name}")
@@ -559,6 +571,13 @@ def effect_view(
     check_names(state, "realm", targets, "--targets")
     check_names(state, "province", provinces, "--provinces")
     check_names(state, "sea" if ships else "area", places, "--places")
+    given = {"amount": amount is not None, "areas": bool(areas), "targets": bool(targets),
+             "provinces": bool(provinces), "places": bool(places), "vassal": vassal,
+             "ships": ships, "colour": colour is not None}  # fmt: skip
+    takes = EFFECT_ARGUMENTS.get(effect, ())
+    for name in (name for name, on in given.items() if on and name not in takes):
+        raise InputError(f"{effect} does not take --{name}", path=f"--{name}",
+                         allowed=[f"--{known}" for known in takes] or None)  # fmt: skip
     if effect == "influence":
         return views.influence_view(state, who, _need(amount, "amount"), _need(areas, "areas"),
                                     options.effects), fx.PlaceInfluence  # fmt: skip

@@ -95,6 +95,13 @@ def parse_log(lines: Iterable[str], *, source: str) -> ParsedLog:
         raise InputError(
             f"unknown log version {header.get('version')!r}", source=source, path="line 1"
         )
+    for field, kind, expected in (("game", str, "a game name"), ("options", dict, "an object")):
+        if not isinstance(header.get(field), kind):
+            raise InputError(
+                f"expected {expected}, got {header.get(field)!r}",
+                source=source,
+                path=f"line 1: {field}",
+            )
     return ParsedLog(source, header, moves, result)
 
 

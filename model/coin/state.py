@@ -1297,14 +1297,15 @@ class _Reader:
         rules = self.rules
         data = rules.data
         top = self.obj(raw, "state")
+        # another game's state is named as such before its fields are judged
+        if top.get("game", rules.game) != rules.game:
+            raise self.fail(f"this is a {top['game']!r} state", "game", [rules.game])
         for key in top:
             if key not in self.TOP:
                 raise self.fail(f"unknown field {key!r}", key, self.TOP)
         for key in ("game", "spaces", "boxes", "tracks", "flags", "eligibility"):
             if key not in top:
                 raise self.fail("missing field", key)
-        if top["game"] != rules.game:
-            raise self.fail(f"this is a {top['game']!r} state", "game", [rules.game])
         state = CoinState(rules)
         spaces = self.obj(top["spaces"], "spaces")
         for name, entry in spaces.items():

@@ -328,7 +328,7 @@ def _effect(value: object, source: str | None, path: str, *, nested: bool) -> Ef
     if not isinstance(value, dict):
         raise InputError("expected an effect table with an op", source=source, path=path)
     op = value.get("op")
-    if op not in EFFECT_OPS:
+    if not isinstance(op, str) or op not in EFFECT_OPS:
         raise InputError(f"unknown op {op!r}", source=source, path=f"{path}.op",
                          allowed=EFFECT_OPS)  # fmt: skip
     required, optional = EFFECT_OPS[str(op)]
@@ -505,7 +505,7 @@ def _event(entry: object, realms: Mapping[str, str], source: str | None, path: s
     realm = entry.get("realm")
     if event_id.kind == "realm":
         # 16.1: a Realm-specific event's id carries its Realm's code.
-        if realm not in realms:
+        if not isinstance(realm, str) or realm not in realms:
             raise InputError(f"unknown realm {realm!r}", source=source, path=f"{path}.realm",
                              allowed=sorted(realms))  # fmt: skip
         if realms[str(realm)] != event_id.realm_code:
@@ -521,7 +521,7 @@ def _event(entry: object, realms: Mapping[str, str], source: str | None, path: s
         if not isinstance(raw, dict) or set(raw) != {"name", "realm"}:
             raise InputError("expected a table with name and realm", source=source,
                              path=f"{path}.ruler")  # fmt: skip
-        if raw["realm"] not in realms:
+        if not isinstance(raw["realm"], str) or raw["realm"] not in realms:
             raise InputError(f"unknown realm {raw['realm']!r}", source=source,
                              path=f"{path}.ruler.realm", allowed=sorted(realms))  # fmt: skip
         if realm is not None and raw["realm"] != realm:

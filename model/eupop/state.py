@@ -475,8 +475,12 @@ def state_from_json(raw: Any, *, source: str | None = None) -> EuState:
     """
     if not isinstance(raw, Mapping):
         raise InputError("a state is a JSON object", source=source, path="state")
-    try:
-        state = EuState.model_validate(raw)
+    if raw.get("game", "eupop") != "eupop":
+        raise InputError(
+            f"this is a {raw['game']!r} state", source=source, path="game", allowed=["eupop"]
+        )
+    try:  # strict: each field of the type its schema states (0 is not false, "2" not 2)
+        state = EuState.model_validate(raw, strict=True)
     except ValidationError as error:
         first = error.errors()[0]
         path = ".".join(str(part) for part in first["loc"])

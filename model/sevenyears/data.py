@@ -199,7 +199,7 @@ def _check_card(card: Any, path: str, names: set[str]) -> list[DataProblem]:
         or not FORCE_RANGE[0] <= force <= FORCE_RANGE[1]
     ):
         fault("force-range", "force", f"force must be 0-7, not {force!r}")
-    if effect is not None and effect not in EFFECT_LETTERS:
+    if effect is not None and effect not in tuple(EFFECT_LETTERS):  # not "" nor "XZ" either
         fault("effect-letter", "effect", f"effect must be X or Z, not {effect!r}")
     use = card.get("use")
     if use not in tuple(USE_LETTERS):

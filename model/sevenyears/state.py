@@ -1099,14 +1099,15 @@ class _Reader:
             "passes", "difficulty_queue", "serial", "pending", "to_move", "result",
         ]  # fmt: skip
         raw = self.obj(self.raw, "state")
+        # another game's state is named as such before its fields are judged
+        if raw.get("game", "sevenyears") != "sevenyears":
+            raise self.fail(f"this is a {raw['game']!r} state", "game", ["sevenyears"])
         for key in raw:
             if key not in top:
                 raise self.fail(f"unknown field {key!r}", key, top)
         for key in top:
             if key not in raw and key not in ("pending", "to_move"):
                 raise self.fail("missing field", key)
-        if raw["game"] != "sevenyears":
-            raise self.fail(f"this is a {raw['game']!r} state", "game", ["sevenyears"])
         options = SevenYearsOptions.from_json(raw["options"])
         state = SevenYearsState(rules_for(self.data, options))
         data = self.data

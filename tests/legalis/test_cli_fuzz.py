@@ -7,7 +7,9 @@ files, unknown names and out-of-range numbers. Every run must end in exit 0 (JSO
 output parses), 1 (findings) or 2 with one line on stderr; never 3, never a
 traceback, never more than a few seconds. The CLI runs in-process, so that
 hundreds of runs stay within a minute. ``LEGALIS_FUZZ_SCALE=20`` tries twenty times
-as many examples, for a deeper search before a release.
+as many examples, for a deeper search before a release; ``LEGALIS_FUZZ_RANDOM=1``
+draws new examples on each run (``--hypothesis-seed=N`` repeats one), where by
+default every run tries the same ones.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ SCALE = int(os.environ.get("LEGALIS_FUZZ_SCALE", "1"))
 FUZZ = settings(
     max_examples=12 * SCALE,
     deadline=None,
-    derandomize=True,
+    derandomize="LEGALIS_FUZZ_RANDOM" not in os.environ,
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -677,6 +679,17 @@ HANDCRAFTED: list[tuple[tuple[str, ...], int | set[int]]] = [
     (("winter", "lod", "--scenario", "1776", "--round", "-5"), 2),
     (("moves", "eupop", "--effect", "influence", "--player", "france", "--amount", "-5"), 2),
     (("moves", "eupop", "--effect", "influence", "--player", "france", "--areas", "atlantis"), 2),
+    # arguments a command would silently ignore: refused, not dropped
+    (("verify", "lod", "--option", "reshuffle=any_draw"), 2),
+    (("verify", "fitl", "--option", "nonsense"), 2),
+    (("verify", "eupop", "--rules", "@state"), 2),
+    (("verify", "lod", "--cards", "@state"), 2),
+    (("verify", "sevenyears", "--game", "lod"), 2),
+    (("verify", "--game", "lod", "@game"), 2),  # a log, not a deck: once verified lod alone
+    (("winter", "lod", "--scenario", "1776", "--releases-of", "atlantis"), 2),
+    (("moves", "eupop", "--effect", "spread-religion", "--player", "france", "--amount", "3"), 2),
+    # a deck of another game
+    (("bot", "lod", "--deck", "@fitl-deck", *LOD_EVENT[:4], "--faction", "British"), 2),
     # outputs that cannot be written: refused before any work
     (("new", "sevenyears", "--out", "@nowhere"), 2),
     (("play", "sevenyears", "--british", "random", "--log", "@nowhere"), 2),
@@ -699,6 +712,76 @@ def test_handcrafted_hostile_cases(
     files |= {f"@{Path(file).stem}": file for file in inputs.files}
     run = check_sane(run_cli(*(files.get(arg, arg) for arg in argv)))
     assert run.code in (code if isinstance(code, set) else {code}), run
+
+
+@pytest.mark.parametrize(
+    ("argv", "given", "wanted"),
+    [
+        (("moves", "lod", *LOD_EVENT[2:], "--state"), "@state", "lod"),
+        (("bot", "lod", "--card", "1", "--faction", "British", "--state"), "@state", "lod"),
+        (("moves", "sevenyears", "--state"), "@lod", "sevenyears"),
+        (("moves", "fitl", "--card", "1", "--side", "unshaded", "--state"), "@lod", "fitl"),
+        (("draw", "eupop", "--state"), "@lod", "eupop"),
+        (("resolve", "eupop", "--event", "13A-2", "--auto", "--state"), "@state", "eupop"),
+    ],
+    ids=["to-lod", "to-bot", "to-sevenyears", "to-fitl", "to-eupop-draw", "to-eupop-resolve"],
+)
+def test_a_state_of_another_game_is_named_as_such(
+    inputs: Inputs, argv: tuple[str, ...], given: str, wanted: str
+) -> None:
+    # the state's game is judged before its fields: not "unknown field 'options'"
+    path = str(inputs.seven_state) if given == "@state" else str(inputs.folder / "lod.json")
+    shown = "sevenyears" if given == "@state" else "lod"
+    run = check_sane(run_cli(*argv, path))
+    assert run.code == 2, run
+    assert run.err == f"error: {path}:game: this is a {shown!r} state (allowed: {wanted})\n"
+
+
+@pytest.mark.parametrize(
+    ("header", "message"),
+    [
+        ({"options": 5}, "line 1: options: expected an object, got 5"),
+        ({"options": None}, "line 1: options: expected an object, got None"),
+        ({"game": ["sevenyears"]}, "line 1: game: expected a game name, got ['sevenyears']"),
+        ({"game": "lod"}, "line 1: game: unknown game 'lod' (allowed: sevenyears)"),
+        (
+            {"options": {"reshuffle": "never"}},
+            "line 1: options.reshuffle: bad value 'never' (allowed: plan_only, any_draw)",
+        ),
+    ],
+    ids=["options-number", "options-null", "game-list", "game-lod", "option-value"],
+)
+def test_a_log_header_of_the_wrong_shape_names_the_log_and_the_field(
+    inputs: Inputs, header: dict[str, Any], message: str
+) -> None:
+    # an options field that is no object once ended in exit 3 (TypeError)
+    lines = inputs.seven_log.splitlines()
+    lines[0] = json.dumps(json.loads(lines[0]) | header)
+    log = write(inputs, "\n".join(lines) + "\n", ".jsonl")
+    run = check_sane(run_cli("replay", str(log)))
+    assert run.code == 2, run
+    assert run.err == f"error: {log}:{message}\n", run
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "path"),
+    [
+        ('realm = "castile"', "realm = []", ":event[16].realm: unknown realm []"),
+        ('{ op = "merchant" }', "{ op = {} }", ":event[1].effects[0].op: unknown op {}"),
+    ],
+    ids=["realm-list", "op-table"],
+)
+def test_a_catalogue_value_of_the_wrong_type_names_its_path(
+    inputs: Inputs, old: str, new: str, path: str
+) -> None:
+    # a list or table where a name belongs once ended in exit 3 (unhashable type)
+    catalogue = write(inputs, inputs.toml_texts["catalogue"].replace(old, new, 1), ".toml")
+    for argv in (
+        ("verify", "eupop", "--cards", str(catalogue)),
+        ("resolve", "eupop", "--catalogue", str(catalogue), "--event", "13A-2", "--auto"),
+    ):
+        run = check_sane(run_cli(*argv))
+        assert run.code == 2 and run.err.startswith(f"error: {catalogue}{path}"), run
 
 
 # ---------------------------------------------------------------------- arguments

@@ -226,6 +226,32 @@ def test_effect_arguments_are_checked_against_the_state(
     assert allowed is None or allowed in caught.value.allowed
 
 
+@pytest.mark.parametrize(
+    ("arguments", "path", "allowed"),
+    [
+        ({"effect": "spread-religion", "amount": 3}, "--amount", None),
+        ({"effect": "develop", "areas": ["saxony"]}, "--areas", None),
+        ({"effect": "g", "areas": ["saxony"], "vassal": True}, "--vassal", ["--areas"]),
+        ({"effect": "alliance", "targets": ["saxony_realm"], "amount": 1}, "--amount",
+         ["--targets"]),
+        ({"effect": "influence", "amount": 1, "areas": ["saxony"], "ships": True}, "--ships",
+         ["--amount", "--areas"]),
+    ],
+)  # fmt: skip
+def test_an_argument_the_effect_does_not_read_is_refused(
+    arguments: dict[str, Any], path: str, allowed: list[str] | None
+) -> None:
+    from legalis.model.errors import InputError
+    from legalis.model.eupop.state import small_state
+    from legalis.solver.eupop_play import effect_view
+
+    # once dropped in silence: the moves listed looked limited by an argument that was not read
+    effect = arguments.pop("effect")
+    with pytest.raises(InputError) as caught:
+        effect_view(small_state(), effect, "france", **arguments)
+    assert caught.value.path == path and caught.value.allowed == allowed
+
+
 def test_an_event_naming_a_place_off_the_map_is_an_input_error() -> None:
     from legalis.model.errors import InputError
 

@@ -182,6 +182,11 @@ def card_index(cards: dict[str, Any], name: str) -> int:
         ("Minorca", "name", "Spain", "data.unique-names"),  # Spain comes earlier
         ("Forts", "location", "Z", "data.location-letter"),
         ("Corruption", "effect", "Y", "data.effect-letter"),
+        # not a letter: once a TypeError (exit 3), or passed as a substring of "XZ"
+        ("Corruption", "effect", ["Z"], "data.effect-letter"),
+        ("Corruption", "effect", True, "data.effect-letter"),
+        ("Corruption", "effect", "", "data.effect-letter"),
+        ("Corruption", "effect", "XZ", "data.effect-letter"),
     ],
 )
 def test_broken_card_fails_its_check(name: str, field: str, value: object, code: str) -> None:
