@@ -564,12 +564,10 @@ def _show_moves(
 def _coin_deck(game: str, deck_path: Path | None) -> Any:
     """The deck file, or with none the game's bundled deck; a deck of another game is
     refused."""
-    from legalis.model.coin.deck import bundled_deck, read_deck
+    from legalis.model.coin.deck import bundled_deck, of_game, read_deck
 
     deck = read_deck(str(deck_path)) if deck_path is not None else bundled_deck(game)
-    if deck.game != game:
-        raise InputError(f"a {deck.game} deck, not {game}", path="--deck", allowed=[game])
-    return deck
+    return of_game(deck, game, "--deck")
 
 
 def _coin_state(game: str, state_path: Path | None, scenario: str | None) -> Any:

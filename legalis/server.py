@@ -995,13 +995,11 @@ def _bundled_deck(game: str) -> Any:
 def _coin_deck(game: str, raw: JsonObject | None) -> Any:
     if raw is None:
         return _bundled_deck(game)
-    from legalis.model.coin.deck import deck_from_toml
+    from legalis.model.coin.deck import deck_from_toml, of_game
 
     with _reading("deck"):
         deck = deck_from_toml(raw)
-    if deck.game != game:
-        raise InputError(f"a {deck.game} deck, not {game}", path="deck.game", allowed=[game])
-    return deck
+    return of_game(deck, game, "deck.game")
 
 
 def _coin_state(game: str, body: EventRequest) -> Any:

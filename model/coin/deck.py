@@ -203,6 +203,20 @@ def _effect_ids(node: Any, ids: Mapping[str, str]) -> None:
         _effect_ids(value, ids)
 
 
+def of_game(deck: Deck, game: str, path: str) -> Deck:
+    """``deck``, refused (an :class:`InputError` at ``path``) when it is another game's.
+
+    >>> try:
+    ...     of_game(bundled_deck("fitl"), "lod", "--deck")
+    ... except InputError as refused:
+    ...     print(refused)
+    --deck: a fitl deck, not lod (allowed: lod)
+    """
+    if deck.game != game:
+        raise InputError(f"a {deck.game} deck, not {game}", path=path, allowed=[game])
+    return deck
+
+
 def read_deck(path: str) -> Deck:
     """A deck TOML file from disk."""
     return deck_from_toml(read_document(path, "toml"), source=path)

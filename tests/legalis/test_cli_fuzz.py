@@ -37,6 +37,9 @@ import legalis.cli as cli
 
 SECONDS_PER_RUN = 10.0  # "a few seconds" on a busy two-core machine
 LONGEST_ERROR = 2500  # characters of stderr for one error line
+# an EU:PoP Influence placement the sample state allows
+INFLUENCE = ("--effect", "influence", "--player", "france", "--amount", "2", "--areas",
+             "saxony,bohemia")  # fmt: skip
 
 SCALE = int(os.environ.get("LEGALIS_FUZZ_SCALE", "1"))
 FUZZ = settings(
@@ -190,19 +193,7 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> Inputs:
         coin_moves[game] = [json.dumps(best.nth(i).to_json()) for i in range(min(5, best.count()))]
     eupop_moves = json.loads(
         _must(
-            run_cli(
-                "moves",
-                "eupop",
-                "--effect",
-                "influence",
-                "--player",
-                "france",
-                "--amount",
-                "2",
-                "--areas",
-                "saxony,bohemia",
-                "--json",
-            )
+            run_cli("moves", "eupop", *INFLUENCE, "--json")
         ).out
     )["moves"]
     files = [str(state), str(log)]
@@ -434,19 +425,9 @@ def test_mutated_coin_states_decks_and_moves(
 def test_mutated_eupop_states_and_moves(inputs: Inputs, data: st.DataObject) -> None:
     state = str(write(inputs, data.draw(mutated_json(inputs.eupop_state)), ".json"))
     move = data.draw(mutated_json(data.draw(st.sampled_from(inputs.eupop_moves))))
-    influence = (
-        "--effect",
-        "influence",
-        "--player",
-        "france",
-        "--amount",
-        "2",
-        "--areas",
-        "saxony,bohemia",
-    )
     for argv in (
-        ("moves", "eupop", "--state", state, *influence, "--count", "--json"),
-        ("moves", "eupop", *influence, "--check", move, "--json"),
+        ("moves", "eupop", "--state", state, *INFLUENCE, "--count", "--json"),
+        ("moves", "eupop", *INFLUENCE, "--check", move, "--json"),
         ("resolve", "eupop", "--state", state, "--event", "13A-2", "--auto", "--json"),
         ("draw", "eupop", "--state", state, "--out", str(inputs.folder / "map.svg"), "--json"),
     ):
@@ -566,14 +547,7 @@ def test_an_eupop_move_of_the_wrong_shape_is_refused_naming_check() -> None:
     run = run_cli(
         "moves",
         "eupop",
-        "--effect",
-        "influence",
-        "--player",
-        "france",
-        "--amount",
-        "2",
-        "--areas",
-        "saxony,bohemia",
+        *INFLUENCE,
         "--check",
         '{"placed": [[2]], "discards": []}',
     )
