@@ -71,8 +71,10 @@ class Distribution:
     ``pool[t]``: pieces of type ``t`` to draw on (Available pieces for a placement;
     ``None``: no limit). ``up_to``: the count is a bound, with no duty to reach it.
     ``space_room[s]``: at most this many pieces of all types together in space ``s``
-    (stacking room that Forts and Villages share). ``optional[t]``: pieces of type
-    ``t`` may be taken but never have to be (a Faction's own Tunneled Bases, 5.1.1).
+    (stacking room that Forts and Villages share); with ``space_kinds``, of the
+    types marked True only (Forts beside Tories, which do not stack).
+    ``optional[t]``: pieces of type ``t`` may be taken but never have to be (a
+    Faction's own Tunneled Bases, 5.1.1).
     """
 
     room: tuple[tuple[int, ...], ...]
@@ -84,6 +86,7 @@ class Distribution:
     up_to: bool = False
     space_room: tuple[int, ...] | None = None
     optional: tuple[bool, ...] | None = None
+    space_kinds: tuple[bool, ...] | None = None
 
     def __post_init__(self) -> None:
         if (self.per_space is None) == (self.total is None):
@@ -101,6 +104,8 @@ class Distribution:
             raise ValueError("give a space room for each space")
         if self.optional is not None and len(self.optional) != self.kinds:
             raise ValueError("say for each piece type whether it is optional")
+        if self.space_kinds is not None and len(self.space_kinds) != self.kinds:
+            raise ValueError("say for each piece type whether it uses the space room")
 
     @classmethod
     def single(
@@ -108,6 +113,12 @@ class Distribution:
     ) -> Distribution:
         """A distribution of one piece type: ``room`` and ``pool`` as plain numbers."""
         return cls(room=tuple((r,) for r in room), pool=(pool,), **rest)  # type: ignore[arg-type]
+
+    def _stacked(self, row: Sequence[int]) -> int:
+        """The pieces of ``row`` that use the space room."""
+        if self.space_kinds is None:
+            return sum(row)
+        return sum(n for n, counted in zip(row, self.space_kinds, strict=True) if counted)
 
     @property
     def kinds(self) -> int:
@@ -166,7 +177,7 @@ class Distribution:
                     )
             if self.per_space is not None and sum(row) > self.per_space:
                 return f"{space_name(space)} takes {sum(row)}, more than {self.per_space}"
-            if self.space_room is not None and sum(row) > self.space_room[space]:
+            if self.space_room is not None and self._stacked(row) > self.space_room[space]:
                 return f"{space_name(space)} has room for {self.space_room[space]} in all (5.1.1)"
         chosen = sum(1 for row in selection if any(row))
         if chosen > self.max_spaces:
@@ -197,7 +208,11 @@ class Distribution:
         most = self._pool(kind)
         has_room = row[kind] < self.room[space][kind]
         under_count = self.per_space is None or sum(row) < self.per_space
-        in_space = self.space_room is None or sum(row) < self.space_room[space]
+        in_space = (
+            self.space_room is None
+            or (self.space_kinds is not None and not self.space_kinds[kind])
+            or self._stacked(row) < self.space_room[space]
+        )
         return (
             has_room and under_count and in_space and (most is None or used is None or used < most)
         )
@@ -209,6 +224,8 @@ class Distribution:
             for space, room in enumerate(self.room)
         ]
         rows = [Add(*row) for row in amounts]
+        counted = self.space_kinds or (True,) * self.kinds
+        stacked = [Add(*(a for a, c in zip(row, counted, strict=True) if c)) for row in amounts]
         moved = Add(*rows)
         chosen = CountTrue(*(Lt(0, row) for row in rows))
         used = [Add(*(row[kind] for row in amounts)) for kind in range(self.kinds)]
@@ -216,7 +233,7 @@ class Distribution:
         if self.per_space is not None:
             parts.extend(Le(row, self.per_space) for row in rows)
         if self.space_room is not None:
-            parts.extend(Le(row, most) for row, most in zip(rows, self.space_room, strict=True))
+            parts.extend(Le(row, most) for row, most in zip(stacked, self.space_room, strict=True))
         if self.total is not None:
             parts.append(Le(moved, self.total))
         for kind, count in enumerate(used):
@@ -233,8 +250,8 @@ class Distribution:
             return And(
                 Lt(amounts[space][kind], self.room[space][kind]),
                 Lt(rows[space], self.per_space) if self.per_space is not None else Const(True),
-                Lt(rows[space], self.space_room[space])
-                if self.space_room is not None
+                Lt(stacked[space], self.space_room[space])
+                if self.space_room is not None and counted[kind]
                 else Const(True),
                 Lt(used[kind], most) if most is not None else Const(True),
             )
@@ -262,12 +279,17 @@ class Distribution:
         """Every amount row a space may take on its own (its room, the per-space count)."""
         out = []
         for space, room in enumerate(self.room):
+            shared = self.space_room is not None and self.space_kinds is None
             bound = min(
                 self.per_space if self.per_space is not None else sum(room),
-                self.space_room[space] if self.space_room is not None else sum(room),
+                self.space_room[space] if self.space_room is not None and shared else sum(room),
                 self.total if self.total is not None else sum(room),
             )
-            out.append(list(_amount_rows(room, bound)))
+            rows = _amount_rows(room, bound)
+            if self.space_room is not None and not shared:
+                most = self.space_room[space]
+                rows = tuple(row for row in rows if self._stacked(row) <= most)
+            out.append(list(rows))
         return out
 
     def _transitions(self, index: int, key: Key) -> list[tuple[tuple[int, ...], Key]]:

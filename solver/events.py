@@ -2,8 +2,11 @@
 
 An execution (:class:`EventMove`) names the card, the side and the executing
 Faction, and for each decision the event's text asks for, in order, what was
-chosen: the pieces taken to or from each space, or the option picked. Every move
-of the view is maximal under 5.1.3: what can be carried out is carried out.
+chosen: the pieces taken to or from each space (markers, a Leader, the spaces
+selected, or a shift's direction, as ``[space, kind, 1]``), or the option picked
+(a Faction chosen, or the total of a die roll, a chance step every total of which
+is a move). Every move of the view is maximal under 5.1.3: what can be carried
+out is carried out.
 
 The view iterates lazily (depth first over the decisions), so a first page costs
 what its moves cost, however many follow. It counts without listing when the last
@@ -33,11 +36,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
+from functools import lru_cache
 from typing import Annotated, Any, Literal, NamedTuple
 
 from legalis.model.coin import effects as fx
 from legalis.model.coin.deck import Card
 from legalis.model.coin.interpret import (
+    IMMEDIATE,
     ArrivalSpace,
     Context,
     OptionChoice,
@@ -181,13 +186,119 @@ def distribution(choice: PieceChoice) -> Distribution:
         up_to=choice.up_to,
         space_room=choice.space_room,
         optional=choice.optional,
+        space_kinds=choice.space_kinds,
     )
 
 
 def _quiet_after(run: Run) -> bool:
     """Whether the steps after the awaited one can ask for nothing more."""
-    quiet = (fx.Adjust, fx.SetLasting, fx.FreeAction)
-    return all(isinstance(step, quiet) for step in run.pending[1:])
+    return all(isinstance(step, IMMEDIATE) for step in run.pending[1:])
+
+
+Selection = tuple[tuple[int, ...], ...]
+
+
+CONSTRAINED_MOST = 200_000
+"""The most selections a decision with limits of the text's own is judged over, one
+by one; past it, :class:`SolverLimitError`."""
+
+
+@lru_cache(maxsize=256)
+def constrained_selections(decision: PieceChoice) -> tuple[Selection, ...]:
+    """The legal selections of a decision whose text adds limits of its own (a
+    minimum, caps inside the group, kinds taken last): those within the plain
+    bounds that keep the limits and, under 5.1.3, are maximal among them (an exact
+    count), or reach the minimum as far as any selection can (``at_least``).
+
+    >>> from legalis.model.coin.interpret import PieceChoice
+    >>> # up to 3 of Tory or Fort from one space holding 2 and 1; at least 2 of them
+    >>> choice = PieceChoice("remove", "patriots", ("Boston",), ("tory", "fort"),
+    ...                      ((2, 1),), total=3, up_to=True, at_least=2)
+    >>> constrained_selections(choice)
+    (((1, 1),), ((2, 0),), ((2, 1),))
+    """
+    plain = distribution(decision)
+    exact = not decision.up_to
+    relaxed = replace(plain, up_to=True, spaces_exact=plain.spaces_exact and not exact)
+    if relaxed.count() > CONSTRAINED_MOST:
+        raise SolverLimitError(
+            f"{decision.what}: {relaxed.count()} selections to judge against the text's "
+            f"limits, more than {CONSTRAINED_MOST}"
+        )
+    kept = [sel for sel in relaxed if decision.constraint_refusal(sel) is None]
+    if decision.at_least is not None and decision.per_space is not None:
+        # "1-2 in each space": each space chosen (every one, when the text names no
+        # number of spaces) takes the minimum, as far as it can
+        every = decision.max_spaces is None
+        floors = [
+            min(decision.at_least, max((sum(sel[space]) for sel in kept), default=0))
+            for space in range(len(decision.spaces))
+        ]
+        # and as many spaces are chosen as the text says, as far as exist (5.1.3)
+        spaces = sum(1 for floor in floors if floor)
+        wanted = 0 if not decision.spaces_exact else min(decision.max_spaces or spaces, spaces)
+        kept = [
+            sel
+            for sel in kept
+            if all(
+                (not every and not sum(row)) or sum(row) >= floor
+                for row, floor in zip(sel, floors, strict=True)
+            )
+            and sum(1 for row in sel if any(row)) >= wanted
+        ]
+    elif decision.at_least is not None:
+        most = max((_taken(sel) for sel in kept), default=0)
+        floor = min(decision.at_least, most)
+        kept = [sel for sel in kept if _taken(sel) >= floor]
+    if exact:
+        members = set(kept)
+        kept = [sel for sel in kept if not any(more in members for more in _one_more(sel))]
+    return tuple(sorted(kept))
+
+
+def _taken(selection: Selection) -> int:
+    return sum(sum(row) for row in selection)
+
+
+def _one_more(selection: Selection) -> Iterator[Selection]:
+    """Every selection with one more piece than ``selection``."""
+    for s, row in enumerate(selection):
+        for k in range(len(row)):
+            grown = (*row[:k], row[k] + 1, *row[k + 1 :])
+            yield (*selection[:s], grown, *selection[s + 1 :])
+
+
+def selections(decision: PieceChoice) -> Iterator[Selection]:
+    """Every legal selection of a piece decision, in the enumerator's order."""
+    if decision.constrained:
+        return iter(constrained_selections(decision))
+    return iter(distribution(decision))
+
+
+def selection_count(decision: PieceChoice) -> int:
+    """How many legal selections a piece decision has, counted without listing
+    unless its text adds limits of its own."""
+    if decision.constrained:
+        return len(constrained_selections(decision))
+    return distribution(decision).count()
+
+
+def selection_refusal(decision: PieceChoice, selection: Selection) -> str | None:
+    """Why ``selection`` is not legal for ``decision`` (None if it is)."""
+    if not decision.constrained:
+        return distribution(decision).refusal(selection, (decision.spaces, decision.types))
+    if selection in constrained_selections(decision):
+        return None
+    broken = decision.constraint_refusal(selection)
+    if broken is not None:
+        return broken
+    plain = distribution(decision)
+    outside = replace(plain, up_to=True).refusal(selection, (decision.spaces, decision.types))
+    if outside is not None:
+        return outside
+    if decision.at_least is not None and _taken(selection) < decision.at_least:
+        return f"at least {decision.at_least}, as far as the pieces allow (5.1.3)"
+    return "more can be carried out: do all that can be done (5.1.3)"
 
 
 def _last_decision(run: Run) -> bool:
@@ -210,6 +321,7 @@ def _last_move(run: Run) -> fx.MovePieces | None:
     current = run.pending[0] if run.pending else None
     if (
         isinstance(run.decision, PieceChoice)
+        and not run.decision.constrained
         and isinstance(current, fx.MovePieces)
         and _quiet_after(run)
         and arrivals_independent_of_departure(current)
@@ -253,11 +365,11 @@ class EventMovesView(MoveView[EventMove]):
         """(step as recorded in a move, choice to resume with) for the awaited decision."""
         decision = run.decision
         if isinstance(decision, OptionChoice):
-            for option in range(decision.count):
+            for option in decision.options():
                 yield option, option
         else:
             assert isinstance(decision, PieceChoice)
-            for selection in distribution(decision):
+            for selection in selections(decision):
                 yield decision.atoms(selection), selection
 
     def _walk(self, run: Run, steps: tuple[Step, ...]) -> Iterator[EventMove]:
@@ -267,6 +379,10 @@ class EventMovesView(MoveView[EventMove]):
             yield EventMove(number, side, faction, steps)
             return
         decision = run.decision
+        if _last_decision(run) and isinstance(decision, PieceChoice) and decision.constrained:
+            for selection in constrained_selections(decision):
+                yield EventMove(number, side, faction, (*steps, decision.atoms(selection)))
+            return
         if _last_decision(run):
             assert isinstance(decision, PieceChoice)
             # the last decision: its selections are the moves; nothing after it to run
@@ -290,7 +406,7 @@ class EventMovesView(MoveView[EventMove]):
         decision = run.decision
         if _last_decision(run):
             assert isinstance(decision, PieceChoice)
-            return distribution(decision).count()
+            return selection_count(decision)
         move = _last_move(run)
         if move is not None:
             try:
@@ -373,8 +489,11 @@ class EventMovesView(MoveView[EventMove]):
             decision = run.decision
             if _last_decision(run):
                 assert isinstance(decision, PieceChoice)
-                problem = distribution(decision)
-                selection = problem.nth(index)
+                selection = (
+                    constrained_selections(decision)[index]
+                    if decision.constrained
+                    else distribution(decision).nth(index)
+                )
                 steps.append(decision.atoms(selection))
                 run = resume(run, selection)
                 continue
@@ -418,9 +537,11 @@ class EventMovesView(MoveView[EventMove]):
             if deciders is not None:
                 deciders.append(decision.chooser)
             if isinstance(decision, OptionChoice):
-                if not isinstance(step, int) or not 0 <= step < decision.count:
+                options = decision.options()
+                if not isinstance(step, int) or step not in options:
                     return None, Refusal(
-                        f"step {number}: {decision.chooser} picks an option 0-{decision.count - 1}",
+                        f"step {number}: {decision.chooser} picks an option "
+                        f"{options.start}-{options.stop - 1} ({decision.what})",
                         "5.1",
                     )
                 run = resume(run, step)
@@ -436,7 +557,7 @@ class EventMovesView(MoveView[EventMove]):
                 selection = decision.selection(step)
             except ValueError as error:
                 return None, Refusal(f"step {number}: {error} ({decision.what})", "5.1.1")
-            why = distribution(decision).refusal(selection, (decision.spaces, decision.types))
+            why = selection_refusal(decision, selection)
             if why is not None:
                 return None, Refusal(f"step {number} ({decision.what}): {why}", _rule_of(why))
             run = resume(run, selection)

@@ -162,6 +162,8 @@ _GRANT: dict[str, Any] = {
         "limited": {"type": "boolean"},
         "spaces": {"oneOf": [{"type": "null"}, _NAMES]},
         "pays_resources": {"type": "boolean"},
+        # how the text changes the action ("as if US", "without activation"), when it does
+        "modifiers": {"type": "object"},
     },
 }
 _RULE_NAME: dict[str, Any] = {"type": "string", "minLength": 1}

@@ -32,10 +32,17 @@ from functools import cache
 from typing import Annotated, Any, Literal, cast, get_args
 
 from legalis.model.coin.deck import SIDES
-from legalis.model.coin.effects import FreeAction
+from legalis.model.coin.effects import (
+    AtPhase,
+    BattleModifier,
+    CardAction,
+    FreeAction,
+    SetLasting,
+)
 from legalis.model.coin.gamedata import ELIGIBILITY, SUPPORT_LEVELS, GameData
-from legalis.model.coin.state import CoinRules, rules_for
+from legalis.model.coin.state import END_ELIGIBILITY, CoinRules, rules_for
 from legalis.model.core.documents import (
+    OMITTED,
     camel,
     closed_object,
     count,
@@ -54,6 +61,14 @@ _NONE_HERE = cast(Any, Literal[0])
 
 def _not_here(what: str, rule: str) -> tuple[Any, Any, str]:
     return (_NONE_HERE, 0, f"{what} ({rule}): only 0")
+
+
+def _literals(model: type[BaseModel], field: str, *, none: bool = False) -> tuple[str, ...]:
+    """The names a Literal field of an effect allows (without None)."""
+    annotation = model.model_fields[field].annotation
+    if none:
+        annotation = next(arg for arg in get_args(annotation) if arg is not type(None))
+    return tuple(get_args(annotation))
 
 
 class _Builder:
@@ -177,8 +192,98 @@ class _Builder:
                 "limited": (bool, ...),
                 "spaces": (list_of(place) | None, ..., "Where it may act; null: anywhere"),
                 "pays_resources": (bool, ..., "Whether it still costs Resources"),
+                "modifiers": (
+                    dict[str, Any],
+                    OMITTED,
+                    "How the text changes the action (as_faction, with_special, times, "
+                    "count, no_activation, hits, force_level, pieces, remove_per_space, "
+                    "remove_pieces, origin, where_spaces, note); left out when it changes "
+                    "nothing",
+                ),
             },
         )
+
+    def records(self) -> dict[str, _Spec]:
+        """What events leave for later parts of the game (``state.RECORDS``)."""
+        faction = name_type("FactionId", [f.id for f in self.data.factions])
+        names = Annotated[str, Field(min_length=1)]
+        at_end = name_type("EligibilityAtEnd", END_ELIGIBILITY)
+        deferred = closed_object(
+            "DeferredEffects",
+            "Effects an event left for a later phase (at_phase).",
+            {
+                "phase": (name_type("Phase", _literals(AtPhase, "phase")), ...),
+                "faction": (faction, ..., "The Faction that executed the event"),
+                "effects": (
+                    list[dict[str, Any]],
+                    ...,
+                    "The effects, as a deck writes them (see the effect language's schema)",
+                ),
+            },
+        )
+        modifier = closed_object(
+            "BattleModifierRecord",
+            "A modifier of the next Battle, until a Battle uses it.",
+            {
+                "faction": (faction, ..., "The Faction that executed the event"),
+                "role": (name_type("BattleRole", _literals(BattleModifier, "role")), ...),
+                "loss_level": (int, ...),
+                "force_level": (int, ...),
+            },
+        )
+        procedure = closed_object(
+            "ProcedureRecord",
+            "A rules procedure an event runs out of turn that the project does not carry out.",
+            {
+                "name": (names, ..., "desertion, support_phase, redeploy, commitment, reset"),
+                "faction": (faction, ..., "The Faction that executed the event"),
+                "factions": (list_of(faction), ...),
+                "pieces": (list_of(names), ...),
+                "spaces": (list_of(self.location) | None, ..., "null: not limited"),
+                "note": (str, ...),
+            },
+        )
+        card_action = closed_object(
+            "CardActionRecord",
+            "An act on a card that the state cannot carry out itself.",
+            {
+                "action": (name_type("CardActionName", _literals(CardAction, "action")), ...),
+                "target": (names, ...),
+                "faction": (faction | None, ...),
+                "count": (int | None, ...),
+                "side": (name_type("EventSide", SIDES) | None, ...),
+            },
+        )
+        lasting = closed_object(
+            "LastingRecord",
+            "How long a lasting effect lasts and the rules it puts in force.",
+            {
+                "kind": (name_type("LastingKind", _literals(SetLasting, "kind")), ...),
+                "side": (name_type("EventSide", SIDES) | None, None),
+                "duration": (
+                    name_type("LastingDuration", _literals(SetLasting, "duration", none=True))
+                    | None,
+                    None,
+                ),
+                "rules": (
+                    list[dict[str, Any]],
+                    [],
+                    "Its rules, as a deck writes a LastingRule (see the effect language)",
+                ),
+            },
+        )
+        return {
+            "eligibility_at_end": (
+                dict_of(faction, at_end),
+                {},
+                "Where each Faction's eligibility goes when the card ends, set by an event",
+            ),
+            "deferred": (list_of(deferred), [], "Effects deferred to a phase"),
+            "battle_modifiers": (list_of(modifier), [], "Modifiers of the next Battle"),
+            "lasting_rules": (dict_of(names, lasting), {}, "Lasting effects' durations and rules"),
+            "procedures": (list_of(procedure), [], "Procedures recorded, not carried out"),
+            "card_actions": (list_of(card_action), [], "Card actions recorded"),
+        }
 
     def state(self) -> type[BaseModel]:
         data = self.data
@@ -237,6 +342,7 @@ class _Builder:
                 "eligibility": (factions, ...),
                 "leaders": (leaders, {}),
                 "lists": (lists, {}),
+                **self.records(),
             },
         )
 

@@ -26,10 +26,12 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from copy import deepcopy
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, ClassVar
 
+from legalis.model.coin.effects import SetLasting, side_from_toml, validation_error
 from legalis.model.coin.gamedata import (
     ELIGIBILITY,
     SUPPORT_LEVELS,
@@ -40,8 +42,25 @@ from legalis.model.coin.gamedata import (
 )
 from legalis.model.coin.mapdata import CoinMap, load_map
 from legalis.model.errors import InputError
+from pydantic import ValidationError
 
-__all__ = ["CoinRules", "CoinState", "rules_for", "state_from_json"]
+__all__ = ["END_ELIGIBILITY", "RECORDS", "CoinRules", "CoinState", "rules_for", "state_from_json"]
+
+END_ELIGIBILITY = ("eligible", "ineligible", "ineligible_through_next")
+"""Where an event sends a Faction's eligibility when the card ends (2.3): Eligible
+(it stays or becomes so), Ineligible, or Ineligible through the next card too."""
+RECORDS = (
+    "eligibility_at_end",
+    "deferred",
+    "battle_modifiers",
+    "lasting_rules",
+    "procedures",
+    "card_actions",
+)
+"""The state's records of what events leave for later: the Sequence of Play's
+eligibility at the card's end, effects deferred to a phase, modifiers of the next
+Battle, the rules of Capabilities and Momentum in force, rules procedures and card
+actions the project does not carry out itself."""
 
 RULE_CONSERVATION = "1.4.1"
 
@@ -318,15 +337,21 @@ class CoinState:
     """
 
     __slots__ = (
+        "battle_modifiers",
         "capabilities",
+        "card_actions",
         "counts",
+        "deferred",
+        "eligibility_at_end",
         "eligible",
         "flags",
         "free_actions",
+        "lasting_rules",
         "leaders",
         "lists",
         "marks",
         "momentum",
+        "procedures",
         "rules",
         "support_values",
         "tracks",
@@ -345,6 +370,13 @@ class CoinState:
         self.eligible: list[bool] = [True] * len(rules.faction_ids)
         self.leaders: dict[str, str | None] = dict.fromkeys(rules.leader_names)
         self.lists: dict[str, list[str]] = {name: [] for name in rules.list_ids}
+        # what events leave for later parts of the game to carry out (see RECORDS)
+        self.eligibility_at_end: dict[str, str] = {}
+        self.deferred: list[dict[str, Any]] = []
+        self.battle_modifiers: list[dict[str, Any]] = []
+        self.lasting_rules: dict[str, dict[str, Any]] = {}
+        self.procedures: list[dict[str, Any]] = []
+        self.card_actions: list[dict[str, Any]] = []
 
     @classmethod
     def new(cls, game: str) -> CoinState:
@@ -935,6 +967,12 @@ class CoinState:
         new.eligible = self.eligible[:]
         new.leaders = dict(self.leaders)
         new.lists = {name: values[:] for name, values in self.lists.items()}
+        new.eligibility_at_end = dict(self.eligibility_at_end)
+        new.deferred = [dict(record) for record in self.deferred]
+        new.battle_modifiers = [dict(record) for record in self.battle_modifiers]
+        new.lasting_rules = {name: dict(record) for name, record in self.lasting_rules.items()}
+        new.procedures = [dict(record) for record in self.procedures]
+        new.card_actions = [dict(record) for record in self.card_actions]
         return new
 
     def __eq__(self, other: object) -> bool:
@@ -952,6 +990,7 @@ class CoinState:
             and self.eligible == other.eligible
             and self.leaders == other.leaders
             and self.lists == other.lists
+            and all(getattr(self, name) == getattr(other, name) for name in RECORDS)
         )
 
     __hash__ = None  # type: ignore[assignment]
@@ -997,7 +1036,7 @@ class CoinState:
 
         >>> j = CoinState.new("lod").to_json()
         >>> sorted(j)
-        ['boxes', 'capabilities', 'eligibility', 'flags', 'free_actions', 'game', 'leaders', 'lists', 'momentum', 'spaces', 'tracks']
+        ['battle_modifiers', 'boxes', 'capabilities', 'card_actions', 'deferred', 'eligibility', 'eligibility_at_end', 'flags', 'free_actions', 'game', 'lasting_rules', 'leaders', 'lists', 'momentum', 'procedures', 'spaces', 'tracks']
         >>> j["boxes"]["Available"]["pieces"]["militia"], j["spaces"]["Boston"]
         (15, {'support': 'neutral', 'pieces': {}, 'markers': {}})
         """  # noqa: E501
@@ -1031,6 +1070,8 @@ class CoinState:
             },
             "leaders": dict(self.leaders),
             "lists": {name: list(values) for name, values in self.lists.items()},
+            "eligibility_at_end": dict(self.eligibility_at_end),
+            **{name: deepcopy(getattr(self, name)) for name in RECORDS[1:]},
         }
 
     # ---------------------------------------------------------------- invariants
@@ -1258,9 +1299,17 @@ def state_from_json(raw: Any, game: str, *, source: str | None = None) -> CoinSt
 class _Reader:
     TOP = (
         "game", "spaces", "boxes", "tracks", "flags", "capabilities", "momentum",
-        "eligibility", "leaders", "lists", "free_actions",
+        "eligibility", "leaders", "lists", "free_actions", *RECORDS,
     )  # fmt: skip
     GRANT = ("faction", "action", "kind", "limited", "spaces", "pays_resources")
+    # the fields of each record list, every one required
+    RECORD_FIELDS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "deferred": ("phase", "faction", "effects"),
+        "battle_modifiers": ("faction", "role", "loss_level", "force_level"),
+        "procedures": ("name", "faction", "factions", "pieces", "spaces", "note"),
+        "card_actions": ("action", "target", "faction", "count", "side"),
+    }
+    LASTING = ("kind", "side", "duration", "rules")
 
     def __init__(self, rules: CoinRules, source: str | None) -> None:
         self.rules = rules
@@ -1398,6 +1447,7 @@ class _Reader:
                     f"lists.{name}",
                 )
             state.lists[name] = list(values)
+        self.records(state, top)
         problems = state.invariant_problems()
         if problems:
             where, _, message = problems[0].partition(": ")
@@ -1411,7 +1461,7 @@ class _Reader:
         grants = []
         for index, item in enumerate(raw):
             path = f"free_actions[{index}]"
-            grant = self.obj(item, path, self.GRANT)
+            grant = self.obj(item, path, (*self.GRANT, "modifiers"))
             for key in self.GRANT:
                 if key not in grant:
                     raise self.fail("missing field", f"{path}.{key}")
@@ -1425,8 +1475,54 @@ class _Reader:
                     raise self.fail("expected a list of spaces or null", f"{path}.spaces")
                 for j, space in enumerate(spaces):
                     self.rules.location(str(space), path=f"{path}.spaces[{j}]")
-            grants.append({key: grant[key] for key in self.GRANT})
+            kept = {key: grant[key] for key in self.GRANT}
+            if "modifiers" in grant:
+                kept["modifiers"] = dict(self.obj(grant["modifiers"], f"{path}.modifiers"))
+            grants.append(kept)
         return grants
+
+    def records(self, state: CoinState, top: Mapping[str, Any]) -> None:
+        """What events left for later (:data:`RECORDS`); each record's names are checked."""
+        rules = self.rules
+        at_end = self.obj(
+            top.get("eligibility_at_end", {}), "eligibility_at_end", rules.faction_ids
+        )
+        for faction, value in at_end.items():
+            if value not in END_ELIGIBILITY:
+                raise self.fail(
+                    f"unknown eligibility {value!r}",
+                    f"eligibility_at_end.{faction}",
+                    END_ELIGIBILITY,
+                )
+            state.eligibility_at_end[faction] = value
+        for name, keys in self.RECORD_FIELDS.items():
+            raw = top.get(name, [])
+            if not isinstance(raw, list):
+                raise self.fail("expected a list", name)
+            kept = getattr(state, name)
+            for index, item in enumerate(raw):
+                path = f"{name}[{index}]"
+                record = self.obj(item, path, keys)
+                for key in keys:
+                    if key not in record:
+                        raise self.fail("missing field", f"{path}.{key}")
+                if record["faction"] is not None:
+                    rules.data.faction(str(record["faction"]), path=f"{path}.faction")
+                if name == "deferred":
+                    side_from_toml({"effects": record["effects"]}, path=f"{path}")
+                kept.append({key: record[key] for key in keys})
+        lasting = self.obj(top.get("lasting_rules", {}), "lasting_rules")
+        for name, item in lasting.items():
+            path = f"lasting_rules.{name}"
+            record = self.obj(item, path, self.LASTING)
+            table = {"op": "lasting", "name": name, **record}
+            try:  # the record's fields are those of the effect that put it in force
+                SetLasting.model_validate({key: value for key, value in table.items() if value})
+            except ValidationError as error:
+                raise validation_error(error, source=self.source, prefix=path) from error
+            state.lasting_rules[name] = {key: record.get(key) for key in self.LASTING} | {
+                "rules": list(record.get("rules", []))
+            }
 
     def pieces(self, state: CoinState, loc: int, raw: Any, path: str) -> None:
         rules = self.rules

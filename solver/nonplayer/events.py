@@ -34,7 +34,12 @@ from legalis.model.coin.interpret import (
 )
 from legalis.model.coin.state import CoinState
 from legalis.model.core.randomness import LoggedRandom
-from legalis.solver.events import EventMove, legal_event_moves, precondition_refusal
+from legalis.solver.events import (
+    EventMove,
+    legal_event_moves,
+    precondition_refusal,
+    selections,
+)
 from legalis.solver.nonplayer.priorities import (
     enemy_order,
     place_order,
@@ -370,21 +375,26 @@ def _fill(
     """The amounts of each kind a space takes: the 8.1.2 order first, then any
     other kind it can still take (so the selection is maximal, 5.1.3)."""
     room = decision.room[index]
+    # the space room binds the kinds that stack (Forts and Villages beside Tories)
+    stacks = decision.space_kinds or (True,) * len(decision.types)
+    shared = decision.space_room[index] if decision.space_room is not None else 10**9
     cap = min(
         decision.per_space if decision.per_space is not None else 10**9,
         total_left if total_left is not None else 10**9,
-        decision.space_room[index] if decision.space_room is not None else 10**9,
+        shared if decision.space_kinds is None else 10**9,
     )
     row = [0] * len(decision.types)
     optional = decision.optional or (False,) * len(decision.types)
 
     def fits(kind: int) -> bool:
         have = pool[kind]
+        stacked = sum(n for n, counted in zip(row, stacks, strict=True) if counted)
         return (
             sum(row) < cap
             and row[kind] < room[kind]
             and (have is None or row[kind] < have)
             and not optional[kind]
+            and (not stacks[kind] or stacked < shared)
         )
 
     for kind in _ordered_kinds(run, decision, index, cap):
@@ -464,6 +474,27 @@ def _piece_selection(
     return rows
 
 
+_PIECE_STEPS = (fx.Place, fx.Remove, fx.Replace, fx.MovePieces, fx.Activate, fx.GoUnderground)
+
+
+def _text_limits(decision: PieceChoice) -> bool:
+    """Whether the text limits the pieces beyond what 8.1.2's order can keep to: a
+    minimum, caps inside the group, types taken last."""
+    return bool(decision.caps or decision.last or decision.at_least is not None)
+
+
+def _any_selection(decision: PieceChoice, rng: LoggedRandom, trace: Trace) -> list[list[int]]:
+    """A decision no priority of section 8 speaks to (markers, a space selected, a
+    Leader placed, a box transfer, a Tunnel, limits the text adds): one of its legal
+    selections at random (8.3.8)."""
+    legal = list(selections(decision)) or [
+        tuple((0,) * len(decision.types) for _ in decision.spaces)
+    ]
+    pick = legal[rng.randrange(len(legal))] if len(legal) > 1 else legal[0]
+    trace.step("8.3.8", f"{decision.chooser}: {decision.what}", range(len(legal)), pick)
+    return [list(row) for row in pick]
+
+
 def _entering(step: Any) -> tuple[str, ...]:
     """The piece types an effect puts into the spaces it selects."""
     if isinstance(step, fx.Place):
@@ -520,8 +551,9 @@ def _choose_option(
             option = hurts.index(victim)
             trace.step("8.3.5", f"{label}, the option harming {victim}", hurts, option)
             return option
-    option = rng.randrange(decision.count)
-    trace.step("8.3.8", label, range(decision.count), option)
+    # options are numbered from decision.first: a die roll's totals start at the dice
+    option = decision.first + rng.randrange(decision.count)
+    trace.step("8.3.8", label, decision.options(), option)
     return option
 
 
@@ -545,10 +577,13 @@ def _execute(
             run = resume(run, option)
             continue
         step = run.pending[0]
-        if isinstance(step, fx.Shift | fx.SetSupport):
+        fixed_shift = isinstance(step, fx.Shift) and not (step.either or step.toward)
+        if isinstance(step, fx.SetSupport) or fixed_shift:
             rows = _support_selection(run, decision, rng, trace)
-        else:
+        elif isinstance(step, _PIECE_STEPS) and not _text_limits(decision):
             rows = _piece_selection(run, decision, rng, trace, prefer)
+        else:
+            rows = _any_selection(decision, rng, trace)
         selection = tuple(tuple(row) for row in rows)
         steps.append(decision.atoms(selection))
         run = resume(run, selection)

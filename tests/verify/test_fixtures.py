@@ -214,6 +214,7 @@ def test_lod_choices_and_lasting_effects_worked_by_hand(generated: Sets) -> None
         "limited": False,
         "spaces": ["New York", "New Jersey"],
         "pays_resources": False,
+        "modifiers": {"where_spaces": 1},  # "into one Colony": one of the two
     }
     frozen = fixtures["5.1.2", "at", 18]
     assert frozen["state"]["momentum"] == ["The Rivers Freeze Early"]
