@@ -988,6 +988,12 @@ def verify_command(
     option: OptionList = None,
     output_format: FormatOpt = "text",
     as_json: JsonFlag = False,
+    strict: Annotated[
+        bool,
+        typer.Option(
+            "--strict", help="COIN decks: event text in a form legalis does not read is an error."
+        ),
+    ] = False,
 ) -> None:
     """Check a game's data or a COIN deck and prove the rules with Z3 (exit 1 on any error)."""
     output_format = "json" if as_json else output_format
@@ -1009,8 +1015,10 @@ def verify_command(
             ignored.append("--cards")  # a COIN deck is the argument
         if ignored:
             raise InputError(f"{name} verification does not take {ignored[0]}", path=ignored[0])
+    if strict and name is not None and name not in COIN_GAMES:
+        raise InputError(f"{name} verification does not take --strict", path="--strict")
     if name in COIN_GAMES:
-        _verify_coin(name, deck_path, output_format)
+        _verify_coin(name, deck_path, output_format, strict=strict)
         return
     if name == "eupop":
         _verify_eupop(cards or deck_path, output_format)
@@ -1039,7 +1047,9 @@ def verify_command(
     _finish(EXIT_OK if report.ok else EXIT_FINDINGS)
 
 
-def _verify_coin(game: str, deck_path: Path | None, output_format: str) -> None:
+def _verify_coin(
+    game: str, deck_path: Path | None, output_format: str, *, strict: bool = False
+) -> None:
     from legalis.model.coin.deck import read_deck
     from legalis.verify.coin import verify_coin
     from legalis.verify.coin_findings import CODES
@@ -1048,7 +1058,7 @@ def _verify_coin(game: str, deck_path: Path | None, output_format: str) -> None:
     deck = read_deck(str(deck_path)) if deck_path is not None else None
     cards = len(deck.cards) if deck is not None else 0
     with _progress(cards, "checking cards", output_format == "text") as advance:
-        report = verify_coin(game, deck, on_card=lambda _: advance(1))
+        report = verify_coin(game, deck, on_card=lambda _: advance(1), strict=strict)
     if output_format == "json":
         _emit_json(report.to_json())
     elif output_format == "sarif":

@@ -253,6 +253,11 @@ class DeckRequest(_Body):
         description="The deck TOML's content as a JSON object.",
         json_schema_extra=published("coin-deck"),
     )
+    strict: bool = Field(
+        default=False,
+        description="Event text in a sentence form legalis does not read is an error "
+        "(text.unread), not a warning.",
+    )
 
 
 class ErrorBody(BaseModel):
@@ -1094,12 +1099,12 @@ def _event_apply(game: str, body: EventMoveRequest) -> EventApplyResponse:
     return EventApplyResponse(state=view.apply(_event_move(body)).to_json())
 
 
-def _verify_deck(game: str, raw: JsonObject) -> DeckReport:
+def _verify_deck(game: str, raw: JsonObject, strict: bool) -> DeckReport:
     from legalis.verify.coin import verify_coin
 
     deck = _coin_deck(game, raw)
     with _Z3_LOCK:
-        report = verify_coin(game, deck)
+        report = verify_coin(game, deck, strict=strict)
     return DeckReport.model_validate(report.to_json())
 
 
@@ -1487,7 +1492,7 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     )
     async def verify_deck(game: CoinGame, body: DeckRequest) -> DeckReport:
         """Check a deck's event text against the rules and prove the rule set (Z3)."""
-        return await offload(_verify_deck, game, body.deck)
+        return await offload(_verify_deck, game, body.deck, body.strict)
 
     @app.post(
         f"/{API_VERSION}/{{game}}/fixtures",

@@ -59,10 +59,15 @@ class CoinReportDocument(BaseModel):
 
 
 def verify_coin(
-    game: str, deck: Deck | None = None, *, on_card: Callable[[int], None] | None = None
+    game: str,
+    deck: Deck | None = None,
+    *,
+    on_card: Callable[[int], None] | None = None,
+    strict: bool = False,
 ) -> CoinReport:
-    """Prove the rule set of ``game`` and check ``deck`` (if given) against it."""
-    findings = [] if deck is None else check_deck(deck, game, on_card=on_card)
+    """Prove the rule set of ``game`` and check ``deck`` (if given) against it;
+    ``strict`` makes text in a form legalis does not read an error."""
+    findings = [] if deck is None else check_deck(deck, game, on_card=on_card, strict=strict)
     return CoinReport(game, prove_rule_set(game), findings)
 
 

@@ -38,7 +38,7 @@ from typing import Any, TypeAlias
 
 from legalis.model.coin import effects as fx
 from legalis.model.coin.deck import SIDES, Card, Deck
-from legalis.model.coin.interpret import Context, space_matches
+from legalis.model.coin.interpret import Context, space_matches, within
 from legalis.model.coin.limits import may_hold, stacking_room
 from legalis.model.coin.scenarios import load_scenario, scenario_names
 from legalis.model.coin.state import CoinRules, CoinState, rules_for
@@ -101,7 +101,14 @@ CODES: dict[str, tuple[str, str, str]] = {
     "text.unreadable": (
         "error",
         "5.1",
-        "event text, with no structured effects, that the grammar cannot read",
+        "event text, with no structured effects, that cannot be read as written: a misspelt "
+        "name, or effects the effect language refuses",
+    ),
+    "text.unread": (
+        "warning",
+        "5.1",
+        "event text, with no structured effects, in a sentence form legalis does not read yet "
+        "(an error with --strict)",
     ),
     "text.differs": (
         "warning",
@@ -258,9 +265,17 @@ def _bounds_cached(game: str, where: fx.Filter) -> tuple[Spaces, Spaces]:
         return every - must, every - may
     if isinstance(where, fx.AdjacentTo):
         may, must = _bounds(facts, where.filter)
-        near_may = frozenset(s for s in spaces if any(o in may for o in board.adjacent(s)))
-        near_must = frozenset(s for s in spaces if any(o in must for o in board.adjacent(s)))
+        empty = facts.combos[0][1]
+        near = {
+            s: within(empty, s, where.distance, include_self=where.include_self) for s in spaces
+        }
+        near_may = frozenset(s for s in spaces if any(o in may for o in near[s]))
+        near_must = frozenset(s for s in spaces if any(o in must for o in near[s]))
         return near_may, near_must
+    if isinstance(where, fx.BoundSpaces):
+        return every, frozenset()  # what an earlier effect chose: any candidate, none surely
+    if isinstance(where, fx.MarkersPresent):
+        return _marker_bounds(facts, where)
     may_set, must_set = set(), set()
     for name in spaces:
         low, high = _space_range(facts, name, where)
@@ -269,6 +284,23 @@ def _bounds_cached(game: str, where: fx.Filter) -> tuple[Spaces, Spaces]:
         if low:
             must_set.add(name)
     return frozenset(may_set), frozenset(must_set)
+
+
+def _marker_bounds(facts: _Facts, where: fx.MarkersPresent) -> tuple[Spaces, Spaces]:
+    """Spaces that may hold (and must hold) the markers asked for: a marker lies only
+    on its space types; no space holds one in every state."""
+    rules = facts.rules
+    spaces = frozenset(s.name for s in rules.map.spaces)
+    if where.marker not in rules.marker_index:
+        return frozenset(), frozenset()  # reported as an unknown name
+    kind = rules.marker_types[rules.marker(where.marker)]
+    pool = rules.data.pool(kind.pool).count
+    may_hold_one = frozenset(s for s in spaces if rules.map.space(s).type in kind.space_types)
+    none_there = fx.COMPARE[where.compare](0, where.value)
+    some_there = any(fx.COMPARE[where.compare](n, where.value) for n in range(1, pool + 1))
+    may = (spaces if none_there else frozenset()) | (may_hold_one if some_there else frozenset())
+    must = spaces - may_hold_one if none_there else frozenset()
+    return may, must
 
 
 def _space_range(facts: _Facts, name: str, where: fx.Filter) -> tuple[bool, bool]:
@@ -347,6 +379,10 @@ def _truth(facts: _Facts, condition: fx.Condition, known: Known) -> bool | None:
         }
         return outcomes.pop() if len(outcomes) == 1 else None
     if isinstance(condition, fx.ExecutingFaction):
+        if "executing" in condition.factions:
+            return True
+        if any(f.startswith("$") for f in condition.factions):
+            return None  # a Faction chosen as the side runs
         named = {facts.factions[f] for f in condition.factions if f in facts.factions}
         if not named:
             return False
@@ -426,6 +462,12 @@ def _walk(
                 yield from _walk(facts, option, f"{here}.options[{number}]", flags, reachable)
         elif isinstance(effect, fx.SetLasting) and effect.kind == "flag":
             flags[effect.name] = True
+        elif isinstance(effect, fx.AtPhase):  # run later: names and placements still count
+            yield from _walk(facts, effect.effects, f"{here}.effects", flags, False)
+        if isinstance(effect, fx.SetLasting):
+            for number, rule in enumerate(effect.rules):
+                rule_path = f"{here}.rules[{number}].effects"
+                yield from _walk(facts, rule.effects, rule_path, flags, False)
 
 
 def _words(effect: fx.Effect) -> str:
@@ -453,8 +495,10 @@ class _Checker:
         witness: dict[str, Any] | None = None,
         proof: str | None = None,
         subject: str | None = None,
+        severity: str | None = None,
     ) -> None:
-        severity, rule, _ = CODES[code]
+        default_severity, rule, _ = CODES[code]
+        severity = severity or default_severity
         if subject is None:
             subject = f"card {card.number} {side}" if card is not None else "deck"
             subject += f" {path}" if path else ""
@@ -524,17 +568,27 @@ def _name_problems(facts: _Facts, effect: fx.Effect) -> Iterator[tuple[str, str,
     for piece in (*getattr(effect, "pieces", ()), *getattr(effect, "by", ())):
         if piece not in facts.pieces:
             yield "name.unknown-piece", piece, piece_ids
-    chooser = getattr(effect, "chooser", None)
-    if chooser is not None and chooser not in facts.factions:
-        yield "name.unknown-faction", chooser, faction_ids
-    if isinstance(effect, fx.FreeAction) and effect.faction not in facts.factions:
-        yield "name.unknown-faction", effect.faction, faction_ids
-    if isinstance(effect, fx.Adjust) and effect.track not in facts.rules.track_index:
+    for piece in (*getattr(effect, "last", ()), *(
+            p for limit in getattr(effect, "limits", ()) for p in limit.pieces)):  # fmt: skip
+        if piece not in facts.pieces:
+            yield "name.unknown-piece", piece, piece_ids
+    for faction in _factions_named(effect):
+        if not _names_faction(facts, faction):
+            yield "name.unknown-faction", faction, faction_ids
+    if isinstance(effect, fx.Adjust | fx.SetTrack) and not _names_track(facts, effect.track):
         yield "name.unknown-track", effect.track, list(facts.rules.track_index)
     box_ids = [b.id for b in data.boxes]
     for box in (getattr(effect, "source", None), getattr(effect, "destination", None)):
-        if box is not None and box not in facts.boxes:
+        # a marker moves between spaces as well as boxes
+        on_map = isinstance(effect, fx.Marker) and box in facts.candidates
+        if box is not None and box not in facts.boxes and not on_map:
             yield "name.unknown-box", box, box_ids
+    if isinstance(effect, fx.Marker):
+        yield from _marker_name(facts, effect.marker)
+    if isinstance(effect, fx.PlaceLeader) and effect.leader not in facts.rules.leader_names:
+        yield "name.unknown-term", effect.leader, list(facts.rules.leader_names)
+    for amount in _amounts(effect):
+        yield from _amount_names(facts, amount)
     flag = effect.name if isinstance(effect, fx.SetLasting) and effect.kind == "flag" else None
     if flag is not None and flag not in facts.rules.flag_index:
         yield "name.unknown-flag", flag, list(facts.rules.flag_index)
@@ -546,6 +600,86 @@ def _name_problems(facts: _Facts, effect: fx.Effect) -> Iterator[tuple[str, str,
             yield from _condition_names(facts, condition)
 
 
+def _names_faction(facts: _Facts, name: str) -> bool:
+    """A Faction an effect may name: the game's, the executing one, or one bound."""
+    return name in facts.factions or name == "executing" or name.startswith("$")
+
+
+def _names_track(facts: _Facts, track: str) -> bool:
+    return track in facts.rules.track_index or track == "executing_resources"
+
+
+def _factions_named(effect: fx.Effect) -> Iterator[str]:
+    """Every Faction name of one effect's own fields."""
+    for single in ("chooser", "faction", "as_faction"):
+        name = getattr(effect, single, None)
+        if isinstance(name, str):
+            yield name
+    if isinstance(effect, fx.Eligibility | fx.ChooseFaction | fx.Procedure):
+        everyone = isinstance(effect, fx.Eligibility)  # "all Factions" names no one Faction
+        yield from (f for f in effect.factions if not (everyone and f == "all"))
+
+
+def _faction_references(effect: fx.Effect) -> Iterator[str]:
+    """Every Faction name one effect reads: its fields, its amounts and conditions."""
+    yield from _factions_named(effect)
+    for amount in _amounts(effect):
+        if isinstance(amount.quantity, fx.OfVictory):
+            yield amount.quantity.faction
+    if isinstance(effect, fx.When):
+        for condition in _conditions(effect.condition):
+            if isinstance(condition, fx.ExecutingFaction):
+                yield from condition.factions
+
+
+def _marker_name(facts: _Facts, marker: str) -> Iterator[tuple[str, str, Sequence[str]]]:
+    if marker not in facts.rules.marker_index:
+        yield "name.unknown-term", marker, [m.id for m in facts.rules.marker_types]
+
+
+def _amounts(effect: fx.Effect) -> Iterator[fx.Amount]:
+    """The amounts one effect reads (not those of the effects nested in it)."""
+    count = getattr(effect, "count", None)
+    if isinstance(count, fx.Count) and count.amount is not None:
+        yield count.amount
+    if isinstance(effect, fx.Adjust) and effect.amount is not None:
+        yield effect.amount
+    if isinstance(effect, fx.SetTrack) and isinstance(effect.value, fx.Amount):
+        yield effect.value
+    if isinstance(effect, fx.When):
+        for condition in _conditions(effect.condition):
+            if isinstance(condition, fx.QuantityCompare):
+                yield condition.left
+                if isinstance(condition.right, fx.Amount):
+                    yield condition.right
+
+
+def _amount_names(facts: _Facts, amount: fx.Amount) -> Iterator[tuple[str, str, Sequence[str]]]:
+    quantity = amount.quantity
+    filters: list[fx.Filter] = []
+    if isinstance(quantity, fx.OfPieces):
+        for piece in quantity.pieces:
+            if piece not in facts.pieces:
+                yield "name.unknown-piece", piece, [p.id for p in facts.rules.data.pieces]
+        if quantity.box is not None and quantity.box not in facts.boxes:
+            yield "name.unknown-box", quantity.box, [b.id for b in facts.rules.data.boxes]
+        filters += [quantity.where] if quantity.where is not None else []
+    elif isinstance(quantity, fx.OfSpaces | fx.OfPopulation):
+        filters.append(quantity.filter)
+    elif isinstance(quantity, fx.OfTrack) and not _names_track(facts, quantity.track):
+        yield "name.unknown-track", quantity.track, list(facts.rules.track_index)
+    elif isinstance(quantity, fx.OfMarkers):
+        yield from _marker_name(facts, quantity.marker)
+        filters += [quantity.where] if quantity.where is not None else []
+    elif isinstance(quantity, fx.OfCards) and quantity.list not in facts.rules.list_ids:
+        yield "name.unknown-term", quantity.list, list(facts.rules.list_ids)
+    elif isinstance(quantity, fx.OfVictory) and not _names_faction(facts, quantity.faction):
+        yield "name.unknown-faction", quantity.faction, list(facts.rules.faction_ids)
+    for top in filters:
+        for where in _filters(top):
+            yield from _filter_names(facts, where)
+
+
 def _filter_names(facts: _Facts, where: fx.Filter) -> Iterator[tuple[str, str, Sequence[str]]]:
     if isinstance(where, fx.NamedSpaces):
         for name in where.names:
@@ -555,6 +689,8 @@ def _filter_names(facts: _Facts, where: fx.Filter) -> Iterator[tuple[str, str, S
         for piece in where.pieces:
             if piece not in facts.pieces:
                 yield "name.unknown-piece", piece, [p.id for p in facts.rules.data.pieces]
+    elif isinstance(where, fx.MarkersPresent):
+        yield from _marker_name(facts, where.marker)
     else:
         listed: dict[str, tuple[str, ...]] = {}
         if isinstance(where, fx.TypeIs):
@@ -576,11 +712,11 @@ def _condition_names(
 ) -> Iterator[tuple[str, str, Sequence[str]]]:
     if isinstance(condition, fx.FlagSet) and condition.flag not in facts.rules.flag_index:
         yield "name.unknown-flag", condition.flag, list(facts.rules.flag_index)
-    if isinstance(condition, fx.TrackCompare) and condition.track not in facts.rules.track_index:
+    if isinstance(condition, fx.TrackCompare) and not _names_track(facts, condition.track):
         yield "name.unknown-track", condition.track, list(facts.rules.track_index)
     if isinstance(condition, fx.ExecutingFaction):
         for faction in condition.factions:
-            if faction not in facts.factions:
+            if not _names_faction(facts, faction):
                 yield "name.unknown-faction", faction, list(facts.rules.faction_ids)
     if isinstance(condition, fx.SpacesCount):
         for where in _filters(condition.filter):
@@ -615,9 +751,11 @@ def _supply(facts: _Facts, effect: fx.Place) -> dict[str, int]:
 
 
 def _statuses(effect: PieceEffect) -> tuple[str, ...]:
-    if isinstance(effect, fx.Activate | fx.GoUnderground):
-        return ("underground",)
-    return ()
+    """The statuses a piece type needs for the effect to take it: a flip needs an
+    Underground side, a status the text names (``taking``) that status."""
+    flips = ("underground",) if isinstance(effect, fx.Activate | fx.GoUnderground) else ()
+    taking = None if isinstance(effect, fx.Place) else effect.taking
+    return flips if taking is None or taking in flips else (*flips, taking)
 
 
 def _holdings(facts: _Facts, effect: PieceEffect, known: Known) -> dict[str, int]:
@@ -667,7 +805,7 @@ def _inert(facts: _Facts, effect: fx.Effect, known: Known) -> str | None:
         if effect.count.n == 0:
             return f"it {effect.op}s 0 pieces"
         if not _holdings(facts, effect, known):
-            status = " Underground-capable" if _statuses(effect) else ""
+            status = "".join(f" {status.capitalize()}-capable" for status in _statuses(effect))
             return (
                 f"no candidate space can ever hold{status} {' or '.join(effect.pieces)} "
                 "(the map, the stacking limit and the game's placement restrictions)"
@@ -677,7 +815,7 @@ def _inert(facts: _Facts, effect: fx.Effect, known: Known) -> str | None:
         if not _support_spaces(facts, effect):
             return "no candidate space can ever show Support or Opposition (the map)"
         return None
-    if isinstance(effect, fx.Adjust):
+    if isinstance(effect, fx.Adjust) and effect.track in facts.rules.track_index:
         lo, hi = _track_range(facts, effect.track, known)
         if lo == hi:
             return f"{effect.track} is pinned at {lo} here (the track's cap)"
@@ -722,7 +860,7 @@ def _never_in_full(facts: _Facts, effect: fx.Effect, known: Known) -> str | None
                 f"Support or Opposition ({', '.join(spaces) or 'none'}; the map)"
             )
         return None
-    if not isinstance(effect, _PIECE_EFFECTS) or effect.count.up_to:
+    if not isinstance(effect, _PIECE_EFFECTS) or not _fixed_count(effect):
         return None
     n = effect.count.n
     where = effect.where
@@ -781,14 +919,30 @@ def _never_in_full(facts: _Facts, effect: fx.Effect, known: Known) -> str | None
 # ---------------------------------------------------------------------- the checks of one side
 
 
+def _fixed_count(effect: PieceEffect) -> bool:
+    """Whether the effect asks for a fixed number of pieces of fixed types: not "up
+    to", "all", a number read from the state, nor types read relative to the
+    executing Faction."""
+    count = effect.count
+    return not (count.up_to or count.all or count.amount is not None or effect.relative)
+
+
 def _check_side(checker: _Checker, card: Card, side_name: str, side: fx.Side) -> None:
     if (card.number, side_name) in checker.unread:
         return  # its text could not be read: the text finding says so, nothing else can
     facts = checker.facts
     walked = list(_walk(facts, side.effects, "effects", {}))
     named = False
+    chosen: list[str] = []  # Factions bound so far by choose_faction, as "$" names
     for at in walked:
-        for code, bad, allowed in _name_problems(facts, at.effect):
+        unbound = [
+            ("name.unknown-faction", name, chosen or ["$ + the bind of an earlier choose_faction"])
+            for name in _faction_references(at.effect)
+            if name.startswith("$") and name not in chosen
+        ]
+        if isinstance(at.effect, fx.ChooseFaction):
+            chosen.append(f"${at.effect.bind}")
+        for code, bad, allowed in [*_name_problems(facts, at.effect), *unbound]:
             named = True
             checker.report(
                 code,
@@ -851,7 +1005,7 @@ def _check_effect(
     facts = checker.facts
     effect = at.effect
     words = _words(effect)
-    if isinstance(effect, fx.Adjust):
+    if isinstance(effect, fx.Adjust) and effect.track in facts.rules.track_index:
         spec = facts.rules.data.track(effect.track)
         if abs(effect.delta) > spec.hi - spec.lo:
             checker.report(
@@ -867,7 +1021,10 @@ def _check_effect(
             )
     if isinstance(effect, fx.When):
         for condition in _conditions(effect.condition):
-            if isinstance(condition, fx.TrackCompare):
+            if (
+                isinstance(condition, fx.TrackCompare)
+                and condition.track in facts.rules.track_index
+            ):
                 _check_threshold(checker, card, side_name, at, condition)
     if isinstance(effect, fx.Remove) and not effect.tunneled:
         _check_tunnels(checker, card, side_name, at, effect)
@@ -1067,7 +1224,13 @@ def _check_contradictions(
 
 
 def _clash(facts: _Facts, first: fx.Effect, second: fx.Effect) -> str | None:
-    if isinstance(first, fx.Shift) and isinstance(second, fx.Shift):
+    fixed = (
+        isinstance(first, fx.Shift)
+        and isinstance(second, fx.Shift)
+        and not any(shift.either or shift.toward for shift in (first, second))
+    )
+    if fixed:
+        assert isinstance(first, fx.Shift) and isinstance(second, fx.Shift)
         both = _forced(facts, first.where) & _forced(facts, second.where)
         if (first.levels > 0) != (second.levels > 0) and both:
             return (
@@ -1205,21 +1368,34 @@ def _read_texts(deck: Deck, game: str) -> list[Reading]:
 
 def _with_read_effects(deck: Deck, readings: list[Reading]) -> Deck:
     """The deck with each side that has text but no structured effects given the
-    effects its text reads as (structured effects, when present, override the text)."""
-    read = {(number, name): result for number, name, result in readings if result.ok}
+    effects its text reads as (structured effects, when present, override the text),
+    and each side given the flavour phrase its text prints before the colon."""
+    read = {(number, name): result for number, name, result in readings}
     cards = []
     for card in deck.cards:
         update: dict[str, Any] = {}
         for name in SIDES:
             side = getattr(card, name)
             result = read.get((card.number, name))
-            if side is not None and not side.effects and result is not None:
-                update[name] = side.model_copy(update={"effects": result.effects})
+            if side is None or result is None:
+                continue
+            changes: dict[str, Any] = {}
+            if not side.effects and result.ok:
+                changes["effects"] = result.effects
+            if result.flavour and not side.flavour:
+                changes["flavour"] = result.flavour
+            if changes:
+                update[name] = side.model_copy(update=changes)
         cards.append(card.model_copy(update=update) if update else card)
     return deck.model_copy(update={"cards": tuple(cards)})
 
 
-def _report_readings(checker: _Checker, deck: Deck, readings: list[Reading]) -> None:
+def _report_readings(
+    checker: _Checker, deck: Deck, readings: list[Reading], *, strict: bool = False
+) -> None:
+    """Findings on what the printed texts say: text that cannot be read as written
+    (``text.unreadable``), a form not read yet (``text.unread``, an error when
+    ``strict``) and text that reads otherwise than the structured effects."""
     cards = {card.number: card for card in deck.cards}
     for number, name, result in readings:
         card = cards[number]
@@ -1231,14 +1407,16 @@ def _report_readings(checker: _Checker, deck: Deck, readings: list[Reading]) -> 
         for diagnostic in result.diagnostics:
             where = f"line {diagnostic.line}, column {diagnostic.column}"
             expected = ", ".join(diagnostic.expected[:6])
+            unread = diagnostic.kind == "unread"
             checker.report(
-                "text.unreadable",
+                "text.unread" if unread else "text.unreadable",
                 card,
                 name,
                 f"text:{diagnostic.line}:{diagnostic.column}",
                 side.text,
                 f"{where}: {diagnostic.message}" + (f" (expected: {expected})" if expected else ""),
                 proof="the grammar of event text (legalis.verify.text)",
+                severity="error" if unread and strict else None,
             )
         if result.ok and side.effects and tuple(result.effects) != tuple(side.effects):
             checker.report(
@@ -1258,12 +1436,15 @@ def check_deck(
     *,
     scenarios: list[str] | None = None,
     on_card: Callable[[int], None] | None = None,
+    strict: bool = False,
 ) -> list[Finding]:
     """Every finding over the structured effects of ``deck``, in card order.
 
     ``scenarios`` names the bundled scenarios whose opening states may serve as
     witnesses (default: all of the game's); codes and meanings are in :data:`CODES`.
     ``on_card(number)`` is called as each card is done, for a progress display.
+    Text in a sentence form legalis does not read is a warning (``text.unread``),
+    an error when ``strict``.
 
     >>> from legalis.model.coin.deck import bundled_deck
     >>> found = check_deck(bundled_deck("fitl"), "fitl")
@@ -1280,7 +1461,7 @@ def check_deck(
     readings = _read_texts(deck, game)
     deck = _with_read_effects(deck, readings)
     checker = _Checker(facts, deck, states)
-    _report_readings(checker, deck, readings)
+    _report_readings(checker, deck, readings, strict=strict)
     for card in deck.cards:
         _check_card(checker, card)
         if on_card is not None:
