@@ -2,7 +2,7 @@
 every form of the effect language and exercise every clause of rules section 5.
 
 The forms are read from ``effects.py`` itself (the tag literal of every member of
-the ``Effect``, ``Filter`` and ``Condition`` unions), so a form added to the
+the ``Effect``, ``Filter``, ``Condition`` and ``Quantity`` unions), so a form added to the
 language fails here until some sample card uses it. The clauses each card claims
 are read from the comment line above its ``[[card]]`` table and checked against
 the card's effects.
@@ -90,6 +90,7 @@ FORMS: dict[str, dict[type[BaseModel], str]] = {
     "effect op": _tags(fx.Effect, "op"),
     "filter kind": _tags(fx.Filter, "kind"),
     "condition kind": _tags(fx.Condition, "kind"),
+    "quantity": _tags(fx.Quantity, "kind"),
 }
 
 
@@ -115,6 +116,19 @@ OPTIONS: list[tuple[type[BaseModel], str]] = [
     (fx.Where, "per_space"),
     (fx.Side, "lasting"),
     (Card, "kind"),
+    (fx.Count, "all"),
+    (fx.AdjacentTo, "include_self"),
+    (fx.Amount, "round"),
+    (fx.Shift, "either"),
+    (fx.Eligibility, "to"),
+    (fx.Eligibility, "through_next_card"),
+    (fx.Marker, "action"),
+    (fx.BattleModifier, "role"),
+    (fx.FreeAction, "with_special"),
+    (fx.FreeAction, "no_activation"),
+    (fx.SetLasting, "duration"),
+    (fx.LastingRule, "kind"),
+    (fx.LastingRule, "modelled"),
 ]
 
 
@@ -147,6 +161,50 @@ def test_every_option_of_the_effect_language_is_used(model: type[BaseModel], fie
     assert not missing, f"no sample card uses {model.__name__}.{field} = {missing}"
 
 
+# The fields the event language grew to read every sentence form of the real cards
+# (reference/event-language.md): each is written by some sample card.
+GROWN_FIELDS: dict[type[BaseModel], tuple[str, ...]] = {
+    fx.Count: ("all", "at_least", "amount"),
+    fx.Amount: ("times", "per", "round", "plus", "minus"),
+    fx.OfPieces: ("where", "box", "status"),
+    fx.OfMarkers: ("where",),
+    fx.AdjacentTo: ("distance", "include_self"),
+    fx.MarkersPresent: ("value",),
+    fx.Where: ("bind",),
+    fx.Place: ("relative", "limits"),
+    fx.Remove: ("relative", "last", "bind", "taking"),
+    fx.GoUnderground: ("taking",),
+    fx.Replace: ("ratio", "by_relative"),
+    fx.Shift: ("toward", "either"),
+    fx.Adjust: ("amount", "bind"),
+    fx.SetTrack: ("mode",),
+    fx.Eligibility: ("through_next_card",),
+    fx.Marker: ("action", "source", "destination"),
+    fx.Procedure: ("factions", "pieces", "where", "to", "note"),
+    fx.CardAction: ("count", "faction", "side"),
+    fx.BattleModifier: ("loss_level", "force_level"),
+    fx.FreeAction: ("origin", "as_faction", "with_special", "times", "count", "no_activation",
+                    "hits", "force_level", "pieces", "remove_per_space", "remove_pieces", "note"),
+    fx.LastingRule: ("faction", "action", "max_spaces", "pieces", "effects", "at",
+                     "condition", "card", "modelled"),
+    fx.SetLasting: ("duration", "rules"),
+    fx.Side: ("flavour",),
+}  # fmt: skip
+GROWN = [(model, name) for model, names in GROWN_FIELDS.items() for name in names]
+
+
+@pytest.mark.parametrize(("model", "field"), GROWN, ids=lambda x: getattr(x, "__name__", x))
+def test_every_field_the_language_grew_is_written_by_a_sample_card(
+    model: type[BaseModel], field: str
+) -> None:
+    written = (
+        isinstance(node, model) and field in node.model_fields_set
+        for game in GAMES
+        for node in _nodes(_deck(game))
+    )
+    assert any(written), f"no sample card writes {model.__name__}.{field}"
+
+
 # ---------------------------------------------------------------------- names
 
 
@@ -175,8 +233,9 @@ def test_every_space_and_map_term_is_on_the_map(game: str) -> None:
 
 
 def _problems(game: str) -> list[str]:
-    """Every name of a piece, Faction, track, box, flag or Control that the game lacks,
-    and every piece asked of a box or status that the piece cannot be in."""
+    """Every name of a piece, Faction, track, box, flag, Control, marker, leader or
+    card list that the game lacks, and every piece asked of a box or status that the
+    piece cannot be in."""
     data = _game(game)
     pieces = {piece["id"]: piece for piece in data["piece"]}
     factions = {faction["id"] for faction in data["faction"]}  # the deck holds ids once loaded
@@ -194,15 +253,47 @@ def _problems(game: str) -> list[str]:
         if allowed != "all":
             problems.extend(f"{name} is never in {box}" for name in names if name not in allowed)
 
+    markers = {marker["id"] for marker in data.get("marker", [])}
+    leaders = {leader["name"] for leader in data.get("leader", [])}
+    lists = {card_list["id"] for card_list in data.get("card_list", [])}
+    # who may act: a Faction, whoever executes the card, or a Faction picked earlier
+    picked = {f"${n.bind}" for n in _nodes(_deck(game)) if isinstance(n, fx.ChooseFaction)}
+    actors = factions | {"executing"} | picked
+
     for card in _deck(game).cards:
         check("Faction", card.factions, factions)
         check("Faction", card.marks, factions)
     for node in _nodes(_deck(game)):
         if getattr(node, "chooser", None) is not None:
-            check("Faction", [node.chooser], factions)  # type: ignore[attr-defined]
+            check("Faction", [node.chooser], actors)  # type: ignore[attr-defined]
         if isinstance(node, fx.Place | fx.Remove | fx.Replace | fx.MovePieces | fx.Activate
-                      | fx.GoUnderground | fx.PiecesPresent):  # fmt: skip
+                      | fx.GoUnderground | fx.Tunnel | fx.Transfer | fx.PiecesPresent
+                      | fx.OfPieces | fx.SubLimit):  # fmt: skip
             check("piece", node.pieces, pieces)
+        if isinstance(node, fx.Place | fx.Remove | fx.Replace | fx.MovePieces | fx.Activate
+                      | fx.GoUnderground | fx.Tunnel | fx.Transfer):  # fmt: skip
+            problems.extend(f"{name} is not among {node.pieces}" for name in node.last
+                            if name not in node.pieces)  # fmt: skip
+        if isinstance(node, fx.Transfer):
+            check("box", [node.source, node.destination], boxes)
+            in_box(node.source, node.pieces)
+            in_box(node.destination, node.pieces)
+        if isinstance(node, fx.Eligibility):
+            check("Faction", node.factions, factions | {"executing", "all"})
+        if isinstance(node, fx.ChooseFaction | fx.Procedure):
+            check("Faction", node.factions, factions)
+        if isinstance(node, fx.OfVictory | fx.LastingRule | fx.CardAction) and node.faction:
+            check("Faction", [node.faction], factions)
+        if isinstance(node, fx.FreeAction) and node.as_faction is not None:
+            check("Faction", [node.as_faction], factions)
+        if isinstance(node, fx.SetTrack | fx.OfTrack):
+            check("track", [node.track], tracks)
+        if isinstance(node, fx.Marker | fx.MarkersPresent | fx.OfMarkers):
+            check("marker", [node.marker], markers)
+        if isinstance(node, fx.PlaceLeader):
+            check("leader", [node.leader], leaders)
+        if isinstance(node, fx.OfCards):
+            check("card list", [node.list], lists)
         if isinstance(node, fx.Replace):
             check("piece", node.by, pieces)
             check("box", [node.source], boxes)
@@ -235,7 +326,7 @@ def _problems(game: str) -> list[str]:
         if isinstance(node, fx.Adjust | fx.TrackCompare):
             check("track", [node.track], tracks)
         if isinstance(node, fx.FreeAction):
-            check("Faction", [node.faction], factions)
+            check("Faction", [node.faction], actors)
         if isinstance(node, fx.ExecutingFaction):
             check("Faction", node.factions, factions)
         if isinstance(node, fx.FlagSet):
@@ -457,8 +548,10 @@ CLAUSES: dict[str, dict[str, Predicate]] = {
 EXACT = {"5.2", "5.1.4", "5.3", "5.4"}
 
 
-def _declared(game: str) -> dict[int, tuple[str, ...]]:
-    """The clauses named by the comment line right above each ``[[card]]``."""
+def card_comments(game: str, pattern: str) -> dict[int, tuple[str, ...]]:
+    """For each card number, the items (split at semicolons) of the comment line
+    matching ``pattern`` in the comment lines right above its ``[[card]]``: the
+    clauses of section 5 (``# 5.2; 5.1.3``) or the sentence forms (``# forms: ...``)."""
     text = _package_file(game, "decks/sample.toml")
     assert text is not None
     lines = text.splitlines()
@@ -468,9 +561,19 @@ def _declared(game: str) -> dict[int, tuple[str, ...]]:
             continue
         number = next(int(m.group(1)) for rest in lines[index + 1:]
                       if (m := re.fullmatch(r"number\s*=\s*(\d+)", rest.strip())))  # fmt: skip
-        comment = re.fullmatch(r"#\s*(5\..*)", lines[index - 1].strip())
-        out[number] = tuple(c.strip() for c in comment.group(1).split(";")) if comment else ()
+        out[number] = ()
+        above = index - 1
+        while above >= 0 and lines[above].startswith("#"):
+            comment = re.fullmatch(pattern, lines[above].strip())
+            if comment:
+                out[number] = tuple(c.strip() for c in comment.group(1).split(";"))
+            above -= 1
     return out
+
+
+def _declared(game: str) -> dict[int, tuple[str, ...]]:
+    """The clauses named by the comment line above each ``[[card]]``."""
+    return card_comments(game, r"#\s*(5\..*)")
 
 
 @pytest.mark.parametrize("game", GAMES)
