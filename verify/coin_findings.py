@@ -1246,6 +1246,9 @@ def _clash(facts: _Facts, first: fx.Effect, second: fx.Effect) -> str | None:
             )
     if isinstance(first, fx.Place) and isinstance(second, fx.Remove):
         same = {facts.pieces[p] for p in first.pieces} & {facts.pieces[p] for p in second.pieces}
+        if second.taking is not None:  # only pieces placed in the status it takes
+            data = facts.rules.data
+            same = {p for p in same if (first.status or data.piece(p).statuses[0]) == second.taking}
         both = _forced(facts, first.where) & _forced(facts, second.where)
         if same and both:
             return (

@@ -235,3 +235,21 @@ def test_a_faction_never_chosen_is_an_unknown_name() -> None:
     assert "'$f2'" in finding.message and "'$f1'" in finding.message
     effects[1]["chooser"] = "$f1"
     assert [f for f in check_deck(deck("lod", effects), "lod") if f.severity == "error"] == []
+
+
+def test_placing_active_then_removing_underground_pieces_is_no_contradiction() -> None:
+    # 5.1: the removal takes only Underground Guerrillas, which the placement (Active)
+    # never made; both can stand, so the side does not contradict itself.
+    kontum = {"filter": {"is": "named", "names": ["Kontum"]}}
+    place = {"op": "place", "pieces": ["vc_guerrilla"], "count": 2, "where": kontum}
+    remove = {"op": "remove", "pieces": ["vc_guerrilla"], "where": kontum}
+
+    def contradictions(placed: dict[str, Any], removed: dict[str, Any]) -> list[str]:
+        deck = deck_from_toml({"game": "fitl", "card": [{
+            "number": 7, "title": "Night Shift", "factions": ["VC", "NVA", "US", "ARVN"],
+            "unshaded": {"effects": [placed, removed]}}]})  # fmt: skip
+        return [f.code for f in check_deck(deck, "fitl") if f.code == "side.self-contradiction"]
+
+    assert contradictions({**place, "status": "active"}, {**remove, "taking": "underground"}) == []
+    assert contradictions({**place, "status": "active"}, {**remove, "taking": "active"}) != []
+    assert contradictions(place, remove) != []
