@@ -21,13 +21,14 @@ from legalis.verify.coin import verify_coin
 TARGET_SECONDS = 10.0
 
 
-def deck_of(game: str, size: int) -> Deck:
-    """``size`` cards copied round-robin from the sample deck, numbered 1..size."""
+def deck_of(game: str, size: int, *, printed: bool = False) -> Deck:
+    """``size`` cards copied round-robin from the sample deck, numbered 1..size;
+    ``printed``: each side is its printed text only, with no ``effects`` table."""
     sample = bundled_deck(game).cards
     cards: list[dict[str, Any]] = []
     for number in range(1, size + 1):
         card = sample[(number - 1) % len(sample)]
-        copy = number // len(sample)
+        copy = (number - 1) // len(sample)
         raw: dict[str, Any] = {
             "number": number,
             "title": f"{card.title} {copy}" if copy else card.title,
@@ -36,10 +37,14 @@ def deck_of(game: str, size: int) -> Deck:
             "kind": card.kind,
         }
         for side in ("unshaded", "shaded"):
-            printed = getattr(card, side)
-            if printed is not None:
-                table = side_to_toml(printed)
-                raw[side] = _renamed(table, card.title, raw["title"])
+            face = getattr(card, side)
+            if face is None:
+                continue
+            if printed:
+                if face.text.strip():
+                    raw[side] = {"text": face.text}
+            else:
+                raw[side] = _renamed(side_to_toml(face), card.title, raw["title"])
         cards.append(raw)
     return deck_from_toml({"game": game, "card": cards})
 
