@@ -664,11 +664,13 @@ class AsciiJSONResponse(JSONResponse):
 
 
 def _closing(pool: WorkerPool) -> Callable[[FastAPI], Any]:
-    """The lifespan of an application: its worker processes stop when it stops."""
+    """The lifespan of an application: its first worker process starts with it, and
+    its worker processes stop when it stops."""
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         try:
+            await anyio.to_thread.run_sync(pool.warm)
             yield
         finally:
             pool.close()
@@ -926,6 +928,13 @@ class WorkerPool:
             self._release(worker, kept)
         result: T = _raise_reply(kind, value)
         return result
+
+    def warm(self) -> None:
+        """Start one idle worker, and with it the process workers are forked from, so
+        that no request's time limit is spent starting them (a second or so)."""
+        worker = _Worker(self._context)
+        with self._lock:
+            self._idle.append(worker)
 
     def pids(self) -> list[int]:
         """The process ids of the workers alive now (idle or busy)."""

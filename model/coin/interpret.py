@@ -186,7 +186,20 @@ class _Arrive:
         return "the arrival of a move"
 
 
-Step = Any  # an effect of the language, or an internal _Arrive
+@dataclass(frozen=True)
+class _SupportSpend:
+    """One Faction's spending in a LoD Support Phase (6.4) run out of turn by an event:
+    a pick among the legal spendings of ``model.lod.winter.support_view``."""
+
+    faction: str
+
+    @property
+    def op(self) -> str:
+        """What the log calls this step, as it calls an effect by its ``op``."""
+        return "a Support Phase spending"
+
+
+Step = Any  # an effect of the language, or an internal _Arrive or _SupportSpend
 
 
 @dataclass(frozen=True)
@@ -232,6 +245,12 @@ def resume(run: Run, choice: Any) -> Run:
             picked = run.decision.labels[option - run.decision.first]
             context = context.bind(step.bind, picked)
             log.append(f"{run.decision.chooser} chooses the {picked}")
+        elif isinstance(step, _SupportSpend):
+            from legalis.model.lod.winter import apply_support_spending, support_view
+
+            spending = support_view(state, step.faction).nth(option)
+            state, lines = apply_support_spending(state, spending)
+            log.extend(lines)
         else:
             assert isinstance(step, fx.Choose)
             follow = step.options[option]
@@ -345,6 +364,11 @@ def _decision(state: CoinState, step: Step, context: Context) -> Decision | None
         return OptionChoice("one Faction", chooser, len(factions), labels=factions)
     if isinstance(step, fx.Marker) and _fixed_marker_move(step):
         return None
+    if isinstance(step, _SupportSpend):
+        from legalis.model.lod.winter import support_view
+
+        ways = support_view(state, step.faction).count()  # nothing spent is one of them
+        return OptionChoice(f"a Support Phase spending (6.4), {ways} ways", step.faction, ways)
     if isinstance(step, _Arrive):
         choice = _arrive_choice(state, step, context)
     elif isinstance(step, fx.Shift | fx.SetSupport):
@@ -1569,8 +1593,16 @@ def _procedure(
     state: CoinState, effect: fx.Procedure, context: Context, log: list[str]
 ) -> tuple[Step, ...]:
     """Run a rules procedure out of turn where the project models it (LoD Desertion,
-    6.6: its removals become the steps that follow, chooser by chooser); record
-    any other for the game, with a log line saying it is not modelled here."""
+    6.6: its removals become the steps that follow, chooser by chooser; LoD Support
+    Phase, 6.4: the British, then the Patriots, or the Factions the text names, each
+    pick a spending); record any other for the game, with a log line saying it is
+    not modelled here."""
+    if effect.name == "support_phase" and state.game == "lod":
+        from legalis.model.lod.winter import SUPPORT_ACTIONS
+
+        named = _factions(state, effect.factions, context) if effect.factions else SUPPORT_ACTIONS
+        log.append("Support Phase (6.4) out of turn")
+        return tuple(_SupportSpend(f) for f in SUPPORT_ACTIONS if f in named)
     if effect.name == "desertion" and state.game == "lod":
         from legalis.model.lod.winter import desertion_steps  # game knowledge stays in lod
 

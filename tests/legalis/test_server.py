@@ -934,6 +934,15 @@ def test_serve_stops_within_seconds_of_sigterm(workers: int) -> None:
             server.wait()
 
 
+def test_a_worker_process_is_ready_before_the_first_request() -> None:
+    # the first costly request's time limit is not spent starting processes
+    app = create_app(Limits(time_limit=0.5))
+    pool: WorkerPool = app.state.pool
+    with running(app.state.limits, app):
+        assert len(pool.pids()) == 1
+    assert pool.pids() == []  # stopped with the application
+
+
 def test_when_time_is_up_the_work_stops_and_its_process_is_gone() -> None:
     app = create_app(Limits(time_limit=0.5))
     pool: WorkerPool = app.state.pool

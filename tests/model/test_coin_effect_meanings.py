@@ -713,6 +713,32 @@ def test_desertion_runs_where_the_project_models_it() -> None:
     assert (decision.chooser, decision.total) == ("indians", 1)
 
 
+def test_a_support_phase_out_of_turn_lets_the_british_then_the_patriots_spend() -> None:
+    # LoD 6.4: the British Reward Loyalty where they have Control, a Regular and a
+    # Tory (6.4.1), then the Patriots hold Committees of Correspondence where they
+    # have Rebellion Control and a piece (6.4.2), each level costing one Resource.
+    state = CoinState.new("lod")
+    state.set_track("british_resources", 1)
+    state.set_track("patriots_resources", 2)
+    state.move_pieces("Available", "New York", "british_regular", 1)
+    state.move_pieces("Available", "New York", "tory", 1)
+    state.move_pieces("Available", "Virginia", "militia", 1)
+    current = run(state, {"op": "procedure", "name": "support_phase"}, faction="french")
+    british = current.decision
+    assert isinstance(british, OptionChoice)
+    assert (british.chooser, british.count) == ("british", 2)  # nothing, or 1 level
+    current = resume(current, 1)
+    patriots = current.decision
+    assert isinstance(patriots, OptionChoice)
+    assert (patriots.chooser, patriots.count) == ("patriots", 3)  # nothing, 1 or 2 levels
+    done = resume(current, 2)
+    assert done.finished
+    assert done.state.support("New York") == "passive_support"
+    assert done.state.support("Virginia") == "active_opposition"
+    assert (done.state.track("british_resources"), done.state.track("patriots_resources")) == (0, 0)
+    assert done.state.procedures == []  # carried out, not recorded for later
+
+
 def test_unmodelled_procedures_and_card_actions_are_recorded() -> None:
     state = CoinState.new("fitl")
     state.set_capability("Cadres", "shaded")
