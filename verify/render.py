@@ -455,19 +455,22 @@ class _Renderer:
         return self.pieces_in(effect, verb, "in", path, after=after)
 
     def op_activate(self, effect: fx.Activate, path: str) -> str:
-        pieces = fx.OfPieces(pieces=effect.pieces)
-        active = fx.OfPieces(pieces=effect.pieces, status="active")
+        named = isinstance(effect.where.filter, fx.NamedSpaces)
+        within = effect.where.filter if named else None
+        pieces = fx.OfPieces(pieces=effect.pieces, where=within)
+        active = fx.OfPieces(pieces=effect.pieces, where=within, status="active")
         half = fx.Amount(quantity=pieces, per=2, round="up", minus=active)
-        anywhere = fx.Where(filter=fx.Anywhere(), per_space=False)
+        place = effect.where if named else fx.Where(filter=fx.Anywhere(), per_space=False)
         if effect.count.amount == half and effect.chooser is not None:
-            # FL-4: "Indians Activate their War Parties until half of them are Active"
+            # FL-4: "Indians Activate their War Parties [in Quebec] until half of them are Active"
             until = fx.Activate(pieces=effect.pieces, count=fx.Count(amount=half),
-                                where=anywhere, chooser=effect.chooser)  # fmt: skip
+                                where=place, chooser=effect.chooser)  # fmt: skip
             if effect != until:
                 raise _refuse(path, "an Activation to half with other fields")
             noun = self.pieces(effect.pieces, 2, f"{path}.pieces")
             faction = self.faction(effect.chooser, f"{path}.chooser")
-            return f"{faction} Activate their {noun} until half of them are Active"
+            there = f" in {self.where(place, f'{path}.where', each=False)}" if named else ""
+            return f"{faction} Activate their {noun}{there} until half of them are Active"
         return self._flip(effect, path, "activate", "")
 
     def op_underground(self, effect: fx.GoUnderground, path: str) -> str:
@@ -619,8 +622,8 @@ class _Renderer:
         plain = fx.Procedure(name=effect.name, factions=effect.factions, note=effect.note)
         if effect != plain or effect.name not in steps:
             raise _refuse(path, f"the procedure {effect.name!r}")
-        if effect.name == "commitment" and not effect.factions and not effect.note:
-            return "Conduct a Commitment Phase"
+        if effect.name in ("commitment", "support_phase") and not (effect.factions or effect.note):
+            return f"Conduct a {steps[effect.name]}"
         if effect.name == "support_phase" and len(effect.factions) == 1:
             faction = self.faction(effect.factions[0], f"{path}.factions")
             text = f"{faction} immediately Pacify as if Support Phase"

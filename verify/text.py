@@ -1066,7 +1066,7 @@ class _Compiler(PhraseCompiler):
         return [table]
 
     def op_go_box(self, node: Tree[Token], chooser: str | None) -> list[Table]:
-        """ "All US Troop Casualties go out of play", "All Irregulars in Casualties go
+        """ "All US Base Casualties go out of play", "All Irregulars in Casualties go
         Available"."""
         table, rest = self._verbless(node)
         if len(rest) > 1:
@@ -1255,7 +1255,7 @@ class _Compiler(PhraseCompiler):
         return [effect]
 
     def op_improve_min(self, node: Tree[Token], chooser: str | None) -> list[Table]:
-        """ "Improve the Trail by 1 box and to a minimum of 3"."""
+        """ "Improve the Trail by 2 boxes and to a minimum of 4"."""
         track = self._track(tokens(node, "TRACK")[0])
         by, floor = (number(token) for token in tokens(node, "NUM"))
         return [
@@ -1305,7 +1305,7 @@ class _Compiler(PhraseCompiler):
                  "value": number(tokens(node, "NUM")[0])}]  # fmt: skip
 
     def op_track_cut(self, node: Tree[Token], chooser: str | None) -> list[Table]:
-        """ "Cut British and Indian Resources each to half their total": each track set
+        """ "Cut Patriot and French Resources each to half their total": each track set
         to its share, rounded down unless the text says up."""
         share = _FRACTIONS[norm(str(tokens(node, "CUT_SHARE")[0])).lower()]
         rounding = next(node.find_data("rounding"), None)
@@ -1521,7 +1521,7 @@ class _Compiler(PhraseCompiler):
     # ------------------------------------------------------------ procedures, cards
 
     def op_piece_move(self, node: Tree[Token], chooser: str | None) -> list[Table]:
-        """ "VC Guerrillas in Binh Dinh may move 2 spaces": any of them, that far."""
+        """ "NVA Guerrillas in Binh Dinh may move 3 spaces": any of them, that far."""
         parts = subtrees(node)
         table: Table = {"op": "move", **self._piece_fields(parts[0]),
                         "count": {"all": True, "up_to": True}}  # fmt: skip

@@ -638,13 +638,13 @@ FORMS: list[tuple[str, str, str, list[Table]]] = [
     (
         "SP-9",
         "fitl",
-        "US immediately Pacify as if Support Phase. Shift at most 1 level per space.",
+        "US immediately Pacify as if Support Phase. Shift at most 3 levels per space.",
         [
             {
                 "op": "procedure",
                 "name": "support_phase",
                 "factions": ["us"],
-                "note": "Shift at most 1 level per space",
+                "note": "Shift at most 3 levels per space",
             }
         ],
     ),
@@ -743,29 +743,29 @@ FORMS: list[tuple[str, str, str, list[Table]]] = [
     (
         "TR-12",
         "fitl",
-        "Increase or decrease any or all of ARVN Resources and Aid by 1 each.",
+        "Increase or decrease any or all of NVA Resources and Aid by 1 each.",
         [
             {
                 "op": "choose",
                 "options": [
                     [
-                        {"op": "adjust", "track": "arvn_resources", "delta": 1},
+                        {"op": "adjust", "track": "nva_resources", "delta": 1},
                         {"op": "adjust", "track": "aid", "delta": 1},
                     ],
                     [
-                        {"op": "adjust", "track": "arvn_resources", "delta": 1},
+                        {"op": "adjust", "track": "nva_resources", "delta": 1},
                         {"op": "adjust", "track": "aid", "delta": -1},
                     ],
-                    [{"op": "adjust", "track": "arvn_resources", "delta": 1}],
+                    [{"op": "adjust", "track": "nva_resources", "delta": 1}],
                     [
-                        {"op": "adjust", "track": "arvn_resources", "delta": -1},
+                        {"op": "adjust", "track": "nva_resources", "delta": -1},
                         {"op": "adjust", "track": "aid", "delta": 1},
                     ],
                     [
-                        {"op": "adjust", "track": "arvn_resources", "delta": -1},
+                        {"op": "adjust", "track": "nva_resources", "delta": -1},
                         {"op": "adjust", "track": "aid", "delta": -1},
                     ],
-                    [{"op": "adjust", "track": "arvn_resources", "delta": -1}],
+                    [{"op": "adjust", "track": "nva_resources", "delta": -1}],
                     [{"op": "adjust", "track": "aid", "delta": 1}],
                     [{"op": "adjust", "track": "aid", "delta": -1}],
                 ],
@@ -932,7 +932,7 @@ FORMS: list[tuple[str, str, str, list[Table]]] = [
     (
         "CP-1",
         "lod",
-        "Indians free Scout to and free War Path in one Reserve.",
+        "Indians may free Scout to and free War Path in one Reserve.",
         [
             {"op": "select", "bind": "s1", "chooser": "indians", "where": typed("Reserve", 1)},
             {"op": "free", "faction": "indians", "action": "scout", "where": bound()},
@@ -1161,8 +1161,8 @@ FORMS: list[tuple[str, str, str, list[Table]]] = [
     (
         "PR-1",
         "lod",
-        "Execute Indian Desertion as per Winter Quarters Round.",
-        [{"op": "procedure", "name": "desertion", "factions": ["indians"]}],
+        "Execute French Desertion as per Winter Quarters Round.",
+        [{"op": "procedure", "name": "desertion", "factions": ["french"]}],
     ),
     (
         "PR-2",
