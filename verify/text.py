@@ -52,7 +52,6 @@ from typing import Any, Literal
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedInput
 from legalis.model.coin.effects import Effect, side_from_toml
-from legalis.model.coin.gamedata import load_game_data
 from legalis.model.coin.mapdata import SPACE_TYPES
 from legalis.model.errors import LegalisError
 from legalis.verify.fast_earley import exact_expectations, speed_up
@@ -1051,9 +1050,7 @@ class _Compiler(PhraseCompiler):
         pieces = (
             self._piece_fields(named[0])
             if named
-            else {  # what the box may hold
-                "pieces": list(load_game_data(self.lex.game).box(source).pieces)
-            }
+            else {"pieces": list(self.lex.box_pieces[source])}  # what the box may hold
         )
         pieces.pop("source", None)
         table: Table = {
@@ -1338,8 +1335,11 @@ class _Compiler(PhraseCompiler):
         lost = self._name("n")
         return [
             {"op": "adjust", "track": source, "delta": -amount, "bind": lost},
-            {"op": "adjust", "track": target, "amount": {"quantity": {"of": "bound",
-                                                                      "name": lost}}},
+            {
+                "op": "adjust",
+                "track": target,
+                "amount": {"quantity": {"of": "bound", "name": lost}},
+            },
         ]
 
     def op_gain_resources(self, node: Tree[Token], chooser: str | None) -> list[Table]:
@@ -1653,25 +1653,13 @@ class _Compiler(PhraseCompiler):
             table["factions"] = [self.subject]
         return [table]
 
-    def op_attacker_modifier(self, node: Tree[Token], chooser: str | None) -> list[Table]:
-        """ "+1 to Attacker's Loss Level": for the next Battle."""
-        return [{"op": "battle_modifier", "role": "attacker",
-                 "loss_level": self._signed(tokens(node, "SIGNED")[0])}]  # fmt: skip
-
-    def op_defender_modifier(self, node: Tree[Token], chooser: str | None) -> list[Table]:
-        [effect] = self.op_attacker_modifier(node, chooser)
-        effect["role"] = "defender"
-        return [effect]
-
-    def op_attacker_force(self, node: Tree[Token], chooser: str | None) -> list[Table]:
-        """ "+1 to Attacker's Force Level": for the next Battle."""
-        return [{"op": "battle_modifier", "role": "attacker",
-                 "force_level": self._signed(tokens(node, "SIGNED")[0])}]  # fmt: skip
-
-    def op_defender_force(self, node: Tree[Token], chooser: str | None) -> list[Table]:
-        [effect] = self.op_attacker_force(node, chooser)
-        effect["role"] = "defender"
-        return [effect]
+    def op_battle_modifier(self, node: Tree[Token], chooser: str | None) -> list[Table]:
+        """ "+1 to Attacker's Loss Level", "-1 to Defender's Force Level": for the next
+        Battle."""
+        role = str(tokens(node, "BATTLE_ROLE")[0]).lower().removesuffix("'s")
+        level = str(tokens(node, "BATTLE_LEVEL")[0]).lower().split()[0]
+        return [{"op": "battle_modifier", "role": role,
+                 f"{level}_level": self._signed(tokens(node, "SIGNED")[0])}]  # fmt: skip
 
     def op_leader_involved(self, node: Tree[Token], chooser: str | None) -> list[Table]:
         """A Brilliant Stroke's condition on its Leader, kept for the procedure."""
