@@ -632,7 +632,8 @@ def precondition_refusal(
     (0, '5.1.4')
     """
     effects = side.effects
-    if card.kind == "event" or not effects or not isinstance(effects[0], fx.When):
+    special = card.kind in ("brilliant_stroke", "pivotal")  # 5.1.4: the cards with one
+    if not special or not effects or not isinstance(effects[0], fx.When):
         return None
     first = effects[0]
     if first.otherwise or condition_holds(state, first.condition, context):

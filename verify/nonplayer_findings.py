@@ -4,7 +4,9 @@ A Non-player uses the shaded side if it is a Patriot or French Faction and the
 unshaded side if British or Indian (8.3.2; a one-sided card serves all). It finds
 an Event Ineffective when its only effect would be to remove friendly pieces, or
 to shift Support and Opposition in the enemy's favour (8.3.3). A side made only of
-such effects is Ineffective in every state: the Non-player will never play it.
+such effects is Ineffective in every state: the Non-player will never play it. A
+Winter Quarters card's Event is no Faction's to play or skip: it takes effect in its
+Winter Quarters Round (6.0), so it is never reported.
 
 >>> from legalis.model.coin.deck import deck_from_toml
 >>> deck = deck_from_toml({"game": "lod", "card": [{"number": 4, "title": "Retreat",
@@ -19,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from legalis.model.coin import effects as fx
-from legalis.model.coin.deck import Deck
+from legalis.model.coin.deck import WINTER_QUARTERS, Deck
 from legalis.model.coin.gamedata import load_game_data
 
 SIDE_OF_NONPLAYER = {
@@ -46,6 +48,8 @@ def always_ineffective(deck: Deck) -> Iterator[tuple[int, str, str, str]]:
         return
     data = load_game_data("lod")
     for card in deck.cards:
+        if card.kind == WINTER_QUARTERS:
+            continue
         printed = [name for name in ("unshaded", "shaded") if getattr(card, name) is not None]
         for faction in data.factions:
             side_name = printed[0] if len(printed) == 1 else SIDE_OF_NONPLAYER[faction.id]

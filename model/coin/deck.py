@@ -2,7 +2,9 @@
 
 A deck file names its game and lists cards; each card has a number, a title, the
 Faction order, the Non-player marks (LoD muskets and swords), and an unshaded
-and/or shaded :class:`~legalis.model.coin.effects.Side`.
+and/or shaded :class:`~legalis.model.coin.effects.Side`. A LoD deck also holds its
+Winter Quarters cards (``kind = "winter_quarters"``, LoD 2.1): one side, ``unshaded``,
+the Event carried out at the end of the Reset Phase (6.7), and no Faction order needed.
 
 >>> deck = deck_from_toml({"game": "lod", "card": [{"number": 7, "title": "A Quiet Harbour",
 ...     "factions": ["British", "Patriots", "French", "Indians"],
@@ -18,12 +20,24 @@ as its id, so everything after compares ids.
 
 >>> card.factions
 ('british', 'patriots', 'french', 'indians')
+
+A Winter Quarters card prints its Event on one side, ``unshaded``:
+
+>>> winter = {"number": 201, "title": "Thaw", "kind": "winter_quarters",
+...     "unshaded": {"text": "Indian Resources +2."}}
+>>> deck_from_toml({"game": "lod", "card": [winter]}).winter_cards()[0].factions
+()
+>>> try:
+...     deck_from_toml({"game": "lod", "card": [winter | {"shaded": {"text": "x"}}]})
+... except InputError as refused:
+...     print(refused.path)
+deck.card[0].shaded
 """
 
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from copy import deepcopy
 from importlib import resources
 from typing import Any, Literal
@@ -32,16 +46,27 @@ from legalis.model.coin.effects import Condition, Node, Side, TaggedSchema, vali
 from legalis.model.coin.gamedata import load_game_data
 from legalis.model.core.documents import read_document
 from legalis.model.errors import InputError
-from pydantic import ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
-CardKind = Literal["event", "brilliant_stroke", "pivotal"]
+CardKind = Literal["event", "brilliant_stroke", "pivotal", "winter_quarters"]
 SIDES = ("unshaded", "shaded")
+WINTER_QUARTERS = "winter_quarters"
 
 
-def _a_side_printed(schema: dict[str, Any]) -> None:
-    # the JSON Schema form of ``Card._has_a_side``
+def _card_rules(schema: dict[str, Any]) -> None:
+    # the JSON Schema form of ``Card._has_a_side``, ``_an_order`` and ``_one_winter_side``
     printed = {"type": "object"}
     schema["anyOf"] = [{"required": [side], "properties": {side: printed}} for side in SIDES]
+    schema["if"] = {"required": ["kind"], "properties": {"kind": {"const": WINTER_QUARTERS}}}
+    schema["then"] = {"required": ["unshaded"], "not": {"required": ["shaded"]}}
+    schema["else"] = {"required": ["factions"], "properties": {"factions": {"minItems": 1}}}
 
 
 class Instruction(Node):
@@ -55,21 +80,43 @@ class Instruction(Node):
 
 
 class Card(Node):
-    """One event card. ``factions`` is the Faction order (ids); ``marks`` maps a
+    """One card. ``factions`` is the Faction order (ids); ``marks`` maps a
     Faction id to ``musket`` or ``sword`` (LoD 8.1); ``instructions`` a Faction id to
-    its Event Instruction (LoD 8.3.1)."""
+    its Event Instruction (LoD 8.3.1).
 
-    model_config = ConfigDict(json_schema_extra=_a_side_printed)
+    A Winter Quarters card prints one side, ``unshaded``: the Event of its Winter
+    Quarters Round (LoD 6.0). It needs no Faction order; one it lists names who makes
+    the Event's choices (``docs/rules-questions.md``).
+    """
+
+    model_config = ConfigDict(json_schema_extra=_card_rules)
 
     number: int = Field(ge=1)
     title: str = Field(min_length=1)
     period: str | None = None
-    factions: tuple[str, ...] = Field(min_length=1)
+    kind: CardKind = "event"  # before the fields whose checks read it
+    factions: tuple[str, ...] = Field(default=(), validate_default=True)
     marks: dict[str, Literal["musket", "sword"]] = Field(default_factory=dict)
     instructions: dict[str, Instruction] = Field(default_factory=dict)
-    kind: CardKind = "event"
     unshaded: Side | None = None
     shaded: Side | None = None
+
+    @field_validator("factions")
+    @classmethod
+    def _an_order(cls, factions: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
+        if not factions and info.data.get("kind", "event") != WINTER_QUARTERS:
+            raise ValueError(
+                "a card needs its Faction order, at least one Faction (only a Winter "
+                "Quarters card may have none)"
+            )
+        return factions
+
+    @field_validator("shaded")
+    @classmethod
+    def _one_winter_side(cls, shaded: Side | None, info: ValidationInfo) -> Side | None:
+        if shaded is not None and info.data.get("kind") == WINTER_QUARTERS:
+            raise ValueError("a Winter Quarters card prints one side, unshaded: its Event (6.0)")
+        return shaded
 
     @model_validator(mode="after")
     def _has_a_side(self) -> Card:
@@ -114,6 +161,34 @@ class Deck(Node):
         raise InputError(
             f"no card {number} in this deck", path="card", allowed=[c.number for c in self.cards]
         )
+
+    def event_cards(self) -> tuple[Card, ...]:
+        """The deck's Event cards (:func:`event_cards`).
+
+        >>> len(bundled_deck("lod").event_cards()) >= 10  # a pile's worth (2.1)
+        True
+        """
+        return event_cards(self.cards)
+
+    def winter_cards(self) -> tuple[Card, ...]:
+        """The Winter Quarters cards, one shuffled into each pile (LoD 2.1).
+
+        >>> [card.number for card in bundled_deck("lod").winter_cards()]
+        [201, 202, 203, 204, 205, 206, 207, 208]
+        """
+        return tuple(card for card in self.cards if card.kind == WINTER_QUARTERS)
+
+
+def event_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """The Event cards among ``cards``, the ones dealt into the draw deck's piles (LoD
+    2.1): no Brilliant Stroke (held by its Faction, 2.3.8), Pivotal Event (FitL 5.1.4)
+    or Winter Quarters card (one per pile, placed apart).
+
+    >>> cards = bundled_deck("lod").cards
+    >>> sorted({card.kind for card in cards}), {card.kind for card in event_cards(cards)}
+    (['brilliant_stroke', 'event', 'winter_quarters'], {'event'})
+    """
+    return tuple(card for card in cards if card.kind == "event")
 
 
 def deck_json_schema() -> dict[str, Any]:

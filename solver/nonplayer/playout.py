@@ -24,7 +24,7 @@ import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from legalis.model.coin.deck import Card
+from legalis.model.coin.deck import Card, event_cards
 from legalis.model.coin.scenarios import Scenario
 from legalis.model.coin.state import CoinState
 from legalis.model.core.randomness import LoggedRandom
@@ -81,7 +81,7 @@ def playout_deck(
     >>> len(deck), [c for c in deck if isinstance(c, WinterCard)]
     (22, [WinterCard(year=1778), WinterCard(year=1779)])
     """
-    pool = [card for card in events if card.kind == "event"]
+    pool = event_cards(events)
     if len(pool) < PILE:
         raise InputError(f"a playout deck needs {PILE} Event cards, got {len(pool)}",
                          path="cards")  # fmt: skip

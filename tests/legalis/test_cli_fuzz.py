@@ -183,7 +183,7 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> Inputs:
         coin_decks[game] = _resource(f"legalis.model.{game}", "decks", "sample.toml")
         # the card side with the most ways to execute it: the richest move documents
         best: Any = None
-        for card in bundled_deck(game).cards:
+        for card in bundled_deck(game).event_cards():
             for side in ("unshaded", "shaded"):
                 if getattr(card, side) is not None:
                     view = legal_event_moves(coin, card, side, card.factions[0])

@@ -10,6 +10,7 @@ the card's effects.
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from collections.abc import Callable, Iterator
@@ -18,9 +19,17 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, get_args, get_origin
 
+import jsonschema
 import pytest
 from legalis.model.coin import effects as fx
-from legalis.model.coin.deck import SIDES, Card, Deck, bundled_deck, deck_from_toml
+from legalis.model.coin.deck import (
+    SIDES,
+    Card,
+    Deck,
+    bundled_deck,
+    deck_from_toml,
+    deck_json_schema,
+)
 from legalis.model.errors import InputError
 from pydantic import BaseModel
 
@@ -383,7 +392,7 @@ def test_brilliant_strokes_and_pivotal_events_state_their_precondition(game: str
     # 5.1.4: LoD has Brilliant Strokes, FitL Pivotal Events; a precondition for play is
     # printed first and written as the card's leading `if`
     special = {"lod": "brilliant_stroke", "fitl": "pivotal"}[game]
-    cards = [card for card in _deck(game).cards if card.kind != "event"]
+    cards = [card for card in _deck(game).cards if card.kind not in ("event", "winter_quarters")]
     assert cards and all(card.kind == special for card in cards)
     for card in cards:
         assert not card.dual_use and card.unshaded is not None
@@ -520,7 +529,7 @@ SHARED: dict[str, Predicate] = {
     "5.1.1 resources": _any(fx.Adjust, lambda n: n.delta > 0),
     "5.1.2": _contradicts,
     "5.1.3": _partial,
-    "5.1.4": lambda card, _game: card.kind != "event",
+    "5.1.4": lambda card, _game: card.kind in ("brilliant_stroke", "pivotal"),
     "5.2": lambda card, _game: card.dual_use,
 }
 CLAUSES: dict[str, dict[str, Predicate]] = {
@@ -676,3 +685,123 @@ def test_a_card_naming_a_faction_the_game_lacks_is_refused(
     assert done.value.code == 2
     assert f"{deck}:{path}: unknown Faction 'Nobody'" in err
     assert len(err.strip().splitlines()) == 1
+
+
+# ---------------------------------------------------------------------- Winter Quarters cards
+
+
+def _leaves_a_decision(node: BaseModel) -> bool:
+    """A choice the Event leaves open: a chooser, effects to pick from, an "up to"
+    count, or a number of spaces picked among the candidates."""
+    return (
+        getattr(node, "chooser", None) is not None
+        or isinstance(node, fx.Choose)
+        or (isinstance(node, fx.Count) and node.up_to)
+        or (isinstance(node, fx.Where) and node.spaces is not None)
+    )
+
+
+def test_the_lod_sample_deck_has_eight_winter_quarters_cards_each_with_its_event() -> None:
+    # 2.1: eight Winter Quarters cards beside the Event cards; 6.0: each has an Event,
+    # taking effect at the end of the Reset Phase (6.7): one printed side
+    deck = _deck("lod")
+    winter = deck.winter_cards()
+    assert [card.number for card in winter] == list(range(201, 209))
+    assert {card.number for card in winter}.isdisjoint(c.number for c in deck.event_cards())
+    for card in winter:
+        assert card.kind == "winter_quarters" and card.shaded is None, card.number
+        assert card.unshaded is not None and card.unshaded.text and card.unshaded.effects
+        assert not card.marks and not card.instructions  # no Faction plays or skips it (8.1)
+    deciding = [card for card in winter if any(map(_leaves_a_decision, _nodes(card)))]
+    assert 2 <= len(deciding) < len(winter) // 2  # mostly Events without a choice
+    # both readings of who decides are exercised: the card's own Faction, the card on deck
+    assert any(card.factions for card in deciding)
+    assert any(not card.factions for card in deciding)
+
+
+WINTER_TOML = """game = "lod"
+[[card]]
+number = 201
+title = "Thaw on the Lakes"
+kind = "winter_quarters"
+
+[card.unshaded]
+text = "Indian Resources +2."
+effects = [{ op = "adjust", track = "indians_resources", delta = 2 }]
+"""
+
+
+def test_a_winter_quarters_card_round_trips_through_toml_and_json() -> None:
+    deck = deck_from_toml(tomllib.loads(WINTER_TOML))
+    (card,) = deck.winter_cards()
+    assert (card.kind, card.factions, card.shaded) == ("winter_quarters", (), None)
+    assert deck.event_cards() == ()  # never dealt as an Event card (2.1)
+    again = Deck.model_validate_json(deck.model_dump_json(by_alias=True))
+    assert again == deck and again.card(201).kind == "winter_quarters"
+    side = card.side("unshaded")
+    assert fx.side_from_toml(fx.side_to_toml(side)) == side
+    # the published JSON Schema takes the card as the loader does
+    assert jsonschema.Draft202012Validator(deck_json_schema()).is_valid(tomllib.loads(WINTER_TOML))
+
+
+@pytest.mark.parametrize(
+    ("card", "path", "words"),
+    [
+        ({"kind": "winter_quarters", "unshaded": {"text": "x"}, "shaded": {"text": "y"}},
+         "deck.card[0].shaded", "a Winter Quarters card prints one side, unshaded"),
+        ({"kind": "winter_quarters", "shaded": {"text": "y"}},
+         "deck.card[0].shaded", "a Winter Quarters card prints one side, unshaded"),
+        ({"unshaded": {"text": "x"}}, "deck.card[0].factions", "needs its Faction order"),
+        ({"kind": "brilliant_stroke", "factions": [], "unshaded": {"text": "x"}},
+         "deck.card[0].factions", "needs its Faction order"),
+    ],
+    ids=["winter-two-sides", "winter-shaded-only", "event-no-order", "stroke-empty-order"],
+)  # fmt: skip
+def test_a_winter_card_with_two_sides_or_an_event_card_with_no_order_is_refused(
+    card: dict[str, Any], path: str, words: str
+) -> None:
+    raw = {"game": "lod", "card": [{"number": 1, "title": "Thaw"} | card]}
+    with pytest.raises(InputError) as refused:
+        deck_from_toml(raw)
+    assert refused.value.path == path and words in str(refused.value)
+    assert not jsonschema.Draft202012Validator(deck_json_schema()).is_valid(raw)
+
+
+def test_legalis_verify_names_the_second_side_of_a_winter_card(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deck = tmp_path / "deck.toml"
+    deck.write_text(WINTER_TOML + '[card.shaded]\ntext = "British Resources +1."\n')
+    with pytest.raises(SystemExit) as done:
+        cli.main(["verify", str(deck)])
+    err = capsys.readouterr().err
+    assert done.value.code == 2
+    assert f"{deck}:deck.card[0].shaded: " in err and "one side, unshaded" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_the_cli_lists_a_winter_quarters_events_choices_and_takes_no_turn_on_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from legalis.model.coin.scenarios import load_scenario
+    from legalis.solver.events import legal_event_moves
+
+    def run(*extra: str, command: str = "moves") -> tuple[int, str, str]:
+        args = [command, "--game", "lod", "--scenario", "1776", "--card", "206", *extra]
+        with pytest.raises(SystemExit) as done:
+            cli.main(args)
+        captured = capsys.readouterr()
+        return int(done.value.code or 0), captured.out, captured.err
+
+    # 2.3.7: the card starts a Winter Quarters Round, no Faction's turn
+    code, _, err = run("--faction", "british", command="bot")
+    assert code == 2 and "--card: card 206 is a Winter Quarters card" in err
+    # the card lists no Faction order: every Faction is offered as the one deciding
+    code, _, err = run()
+    assert code == 2 and "(allowed: british, patriots, french, indians)" in err
+    code, out, _ = run("--faction", "british", "--json")
+    # "The British may place up to three Tories in Norfolk or Charles Town": 0 to 3
+    # Tories in one of two Cities, each a separate execution
+    view = legal_event_moves(load_scenario("lod", "1776"), _deck("lod").card(206), "unshaded",
+                             "british")  # fmt: skip
+    assert code == 0 and json.loads(out)["count"] == view.count() > 1

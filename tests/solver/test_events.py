@@ -611,6 +611,12 @@ def test_an_unmet_precondition_leaves_no_legal_execution() -> None:
     plain = card("fitl", {"op": "if", "condition": never,
                           "then": [{"op": "adjust", "track": "aid", "delta": 1}]})  # fmt: skip
     assert legal_event_moves(CoinState.new("fitl"), plain, "unshaded", "us").count() == 1
+    # so is a Winter Quarters card's Event (6.0): only 5.1.4's cards have a precondition
+    unmet = {"if": "track", "track": "fni", "compare": ">=", "value": 4}
+    winter = card("lod", {"op": "if", "condition": unmet,
+                          "then": [{"op": "adjust", "track": "fni", "delta": -1}]})  # fmt: skip
+    winter = winter.model_copy(update={"kind": "winter_quarters", "factions": ()})
+    assert legal_event_moves(CoinState.new("lod"), winter, "unshaded", "british").count() == 1
 
 
 # ---------------------------------------------------------------------- moves, counted

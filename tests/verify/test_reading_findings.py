@@ -37,7 +37,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
 
 def test_the_text_only_deck_has_text_and_no_effects_tables() -> None:
     raw = tomllib.loads(TEXT_ONLY.read_text("utf-8"))
-    sides = [card[name] for card in raw["card"] for name in ("unshaded", "shaded")]
+    sides = [card[name] for card in raw["card"] for name in ("unshaded", "shaded") if name in card]
     assert sides and all(set(side) == {"text"} for side in sides)
 
 
@@ -51,6 +51,25 @@ def test_a_text_only_deck_reads_as_its_effects_with_the_flavour_kept_apart() -> 
     assert (place.op, place.pieces, place.count.n) == ("place", ("tory",), 2)
     assert all(side.effects for card in read.cards for side in (card.unshaded, card.shaded) if side)
     assert check_deck(deck, "lod") == []
+
+
+def test_a_text_only_winter_quarters_card_is_read_and_verified_like_an_event_card() -> None:
+    deck = read_deck(str(TEXT_ONLY))
+    read = _with_read_effects(deck, _read_texts(deck, "lod"))
+    (winter,) = read.winter_cards()
+    assert (winter.number, winter.factions, winter.shaded) == (201, (), None)
+    # 6.0: its Event, read from the text: two Tories removed from Boston
+    (remove,) = winter.side("unshaded").effects
+    assert (remove.op, remove.pieces, remove.count.n) == ("remove", ("tory",), 2)
+    # no finding for the missing Faction order, nor Ineffective for a Non-player (8.3.3):
+    # the same side on an Event card is one a British or Indian Non-player never plays
+    assert check_deck(deck, "lod", strict=True) == []
+    raw = tomllib.loads(TEXT_ONLY.read_text("utf-8"))
+    as_event = {**raw["card"][-1], "factions": ["British"]}
+    del as_event["kind"]
+    event_deck = deck_from_toml({"game": "lod", "card": [as_event]})
+    found = {(f.code, f.card) for f in check_deck(event_deck, "lod")}
+    assert found == {("lod.nonplayer-ineffective", 201)}
 
 
 def test_a_form_not_read_is_a_warning_and_an_error_when_strict() -> None:
