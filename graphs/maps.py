@@ -3,8 +3,12 @@
 A map is an undirected :class:`networkx.Graph` whose nodes are space names and whose
 node attributes are the space's facts (type, population, terrain, ...). Everything
 here is a free function over such a graph and knows nothing about any one game:
-the games hand their records and predicates in.
+the games hand their records and predicates in. networkx is imported by the
+functions that need it, not by this module: a game in play reads its adjacency
+from :func:`adjacency_lists` and :func:`spaces_within`, which take plain
+mappings too, and never loads networkx (megabytes a process keeps).
 
+>>> import networkx as nx
 >>> G = build_graph([
 ...     {"name": "A", "pop": 1, "adjacent": ["B"]},
 ...     {"name": "B", "pop": 0, "adjacent": ["A", "C"]},
@@ -21,12 +25,14 @@ the games hand their records and predicates in.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = [
     "Predicate",
+    "adjacency_lists",
     "adjacent_spaces",
     "build_graph",
     "connected_groups",
@@ -37,6 +43,54 @@ __all__ = [
 
 Predicate = Callable[[str, Mapping[str, Any]], bool]
 """A test on one space: its name and its attribute dict."""
+
+
+def adjacency_lists(
+    records: Iterable[Mapping[str, Any]], *, symmetrize: bool = False
+) -> dict[str, list[str]]:
+    """Check the ``adjacent`` lists of the records and give each space's neighbours.
+
+    The checks and ``symmetrize`` are those of :func:`build_graph`, which builds
+    its graph from this answer; the neighbours of each space are in the order
+    listed, then any a ``symmetrize`` supplied.
+
+    Raises
+    ------
+    ValueError
+        As :func:`build_graph`.
+
+    Examples
+    --------
+    >>> adjacency_lists([{"name": "A", "adjacent": ["B"]}, {"name": "B", "adjacent": []}],
+    ...                 symmetrize=True)
+    {'A': ['B'], 'B': ['A']}
+    >>> adjacency_lists([{"name": "A", "adjacent": ["A"]}])
+    Traceback (most recent call last):
+    ...
+    ValueError: space 'A' lists itself as adjacent
+    """
+    listed: dict[str, list[str]] = {}
+    for record in records:
+        name = record["name"]
+        if name in listed:
+            raise ValueError(f"space {name!r} is listed twice")
+        listed[name] = list(record.get("adjacent", ()))
+    neighbours: dict[str, list[str]] = {name: [] for name in listed}
+    for name, others in listed.items():
+        for other in others:
+            if other not in listed:
+                raise ValueError(f"space {name!r} lists unknown space {other!r} as adjacent")
+            if other == name:
+                raise ValueError(f"space {name!r} lists itself as adjacent")
+            if not symmetrize and name not in listed[other]:
+                raise ValueError(
+                    f"space {name!r} lists {other!r} as adjacent, but {other!r} does not list"
+                    f" {name!r}"
+                )
+            for a, b in ((name, other), (other, name)):
+                if b not in neighbours[a]:
+                    neighbours[a].append(b)
+    return neighbours
 
 
 def build_graph(records: Iterable[Mapping[str, Any]], *, symmetrize: bool = False) -> nx.Graph:
@@ -74,25 +128,16 @@ def build_graph(records: Iterable[Mapping[str, Any]], *, symmetrize: bool = Fals
     ...
     ValueError: space 'A' lists 'B' as adjacent, but 'B' does not list 'A'
     """
+    import networkx as nx
+
+    records = list(records)
+    neighbours = adjacency_lists(records, symmetrize=symmetrize)
     G = nx.Graph()
-    listed: dict[str, list[str]] = {}
     for record in records:
-        name = record["name"]
-        if name in listed:
-            raise ValueError(f"space {name!r} is listed twice")
-        listed[name] = list(record.get("adjacent", ()))
-        G.add_node(name, **{k: v for k, v in record.items() if k not in ("name", "adjacent")})
-    for name, neighbours in listed.items():
-        for other in neighbours:
-            if other not in listed:
-                raise ValueError(f"space {name!r} lists unknown space {other!r} as adjacent")
-            if other == name:
-                raise ValueError(f"space {name!r} lists itself as adjacent")
-            if not symmetrize and name not in listed[other]:
-                raise ValueError(
-                    f"space {name!r} lists {other!r} as adjacent, but {other!r} does not list"
-                    f" {name!r}"
-                )
+        attributes = {k: v for k, v in record.items() if k not in ("name", "adjacent")}
+        G.add_node(record["name"], **attributes)
+    for name, others in neighbours.items():
+        for other in others:
             G.add_edge(name, other)
     return G
 
@@ -102,24 +147,36 @@ def adjacent_spaces(G: nx.Graph, space: str) -> list[str]:
 
     Examples
     --------
+    >>> import networkx as nx
     >>> adjacent_spaces(nx.Graph([("b", "a"), ("b", "c")]), "b")
     ['a', 'c']
     """
     return sorted(G.adj[space])
 
 
-def spaces_within(G: nx.Graph, space: str, n: int) -> dict[str, int]:
+def spaces_within(G: nx.Graph | Mapping[str, Iterable[str]], space: str, n: int) -> dict[str, int]:
     """Every space at most ``n`` steps from ``space``, with its distance in steps.
 
-    ``space`` itself is included at distance 0. Keys are in order of distance,
-    then name, so the result prints the same every time.
+    ``G`` is a graph or a mapping of each space to its neighbours. ``space``
+    itself is included at distance 0. Keys are in order of distance, then name,
+    so the result prints the same every time.
 
     Examples
     --------
+    >>> import networkx as nx
     >>> spaces_within(nx.path_graph(["a", "b", "c", "d"]), "b", 1)
     {'b': 0, 'a': 1, 'c': 1}
+    >>> spaces_within({"a": ["b"], "b": ["a", "c"], "c": ["b"]}, "a", 5)
+    {'a': 0, 'b': 1, 'c': 2}
     """
-    found = nx.single_source_shortest_path_length(G, space, cutoff=n)
+    found = {space: 0}
+    frontier = [space]
+    for distance in range(1, n + 1):
+        reached = [other for name in frontier for other in G[name] if other not in found]
+        if not reached:
+            break
+        found.update(dict.fromkeys(reached, distance))
+        frontier = list(dict.fromkeys(reached))
     return dict(sorted(found.items(), key=lambda item: (item[1], item[0])))
 
 
@@ -132,6 +189,7 @@ def nearest_spaces(G: nx.Graph, start: str, predicate: Predicate) -> list[str]:
 
     Examples
     --------
+    >>> import networkx as nx
     >>> G = nx.path_graph(["a", "b", "c", "d", "e"])
     >>> nx.set_node_attributes(G, {"a": True, "e": True}, "fort")
     >>> nearest_spaces(G, "c", lambda name, attrs: attrs.get("fort", False))
@@ -139,6 +197,8 @@ def nearest_spaces(G: nx.Graph, start: str, predicate: Predicate) -> list[str]:
     >>> nearest_spaces(G, "a", lambda name, attrs: name == "z")
     []
     """
+    import networkx as nx
+
     best: int | None = None
     found: list[str] = []
     # single_source_shortest_path_length yields in breadth-first order, so the
@@ -161,10 +221,13 @@ def connected_groups(G: nx.Graph, predicate: Predicate) -> list[set[str]]:
 
     Examples
     --------
+    >>> import networkx as nx
     >>> G = nx.path_graph(["a", "b", "c", "d", "e"])
     >>> [sorted(group) for group in connected_groups(G, lambda name, attrs: name != "c")]
     [['a', 'b'], ['d', 'e']]
     """
+    import networkx as nx
+
     view = nx.subgraph_view(G, filter_node=lambda name: predicate(name, G.nodes[name]))
     groups = [set(group) for group in nx.connected_components(view)]
     return sorted(groups, key=lambda group: (-len(group), min(group)))

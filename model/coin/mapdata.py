@@ -2,8 +2,10 @@
 
 A map file lists one ``[[space]]`` table per space and one ``[[box]]`` table per
 holding box (a box is off the map: it has no neighbours). :func:`load_map` turns
-it into a :class:`CoinMap`: the facts of every space, in file order, plus the
-adjacency as a networkx graph for the functions of :mod:`legalis.graphs.maps`.
+it into a :class:`CoinMap`: the facts of every space, in file order, plus each
+space's neighbours; the networkx graph of the functions of
+:mod:`legalis.graphs.maps` is built from them when first asked for, so play never
+imports networkx.
 
 >>> lod = load_map("lod")
 >>> len(lod.spaces), lod.boxes
@@ -22,14 +24,16 @@ from __future__ import annotations
 import difflib
 import itertools
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
-from legalis.graphs.maps import build_graph, random_space_order, spaces_within
+from legalis.graphs.maps import adjacency_lists, build_graph, random_space_order, spaces_within
 from legalis.model.coin.gamedata import GAME_PACKAGES, read_game_file
 from legalis.model.errors import InputError
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = [
     "COUNTRIES",
@@ -77,16 +81,32 @@ class SpaceInfo:
 
 @dataclass(frozen=True)
 class CoinMap:
-    """One game's map: the spaces in file order, the boxes, and the adjacency graph.
+    """One game's map: the spaces in file order, the boxes, and each space's
+    neighbours (``neighbours``: in the order the map file lists them).
 
-    The graph's nodes are the space names, each carrying the :class:`SpaceInfo`
-    fields (other than ``name``) as attributes. Boxes are not in the graph.
+    :attr:`graph` gives the same adjacency as a networkx graph.
     """
 
     game: str
-    graph: nx.Graph
+    neighbours: Mapping[str, tuple[str, ...]] = field(hash=False)
     spaces: tuple[SpaceInfo, ...]
     boxes: tuple[str, ...]
+
+    @cached_property
+    def graph(self) -> nx.Graph:
+        """The adjacency graph, built on first use: its nodes are the space names,
+        each carrying the :class:`SpaceInfo` fields (other than ``name``) as
+        attributes. Boxes are not in the graph.
+
+        Examples
+        --------
+        >>> load_map("lod").graph.nodes["Boston"]["population"]
+        1
+        """
+        return build_graph(
+            {**_attributes(info), "name": info.name, "adjacent": self.neighbours[info.name]}
+            for info in self.spaces
+        )
 
     def space(self, name: str, *, path: str = "space") -> SpaceInfo:
         """The facts of the space called ``name``.
@@ -237,7 +257,7 @@ class CoinMap:
         ['Georgia', 'Southwest']
         """
         self.space(name)
-        return sorted(self.graph.adj[name])
+        return sorted(self.neighbours[name])
 
     def are_adjacent(self, a: str, b: str) -> bool:
         """Whether two spaces are adjacent.
@@ -249,7 +269,7 @@ class CoinMap:
         """
         self.space(a)
         self.space(b)
-        return bool(self.graph.has_edge(a, b))
+        return b in self.neighbours[a]
 
     def within(self, name: str, n: int) -> dict[str, int]:
         """The spaces at most ``n`` steps from ``name``, with their distances.
@@ -260,7 +280,7 @@ class CoinMap:
         {'Florida': 0, 'Georgia': 1, 'Southwest': 1}
         """
         self.space(name)
-        return spaces_within(self.graph, name, n)
+        return spaces_within(self.neighbours, name, n)
 
 
 @dataclass(frozen=True)
@@ -402,7 +422,7 @@ def parse_map(game: str, data: Mapping[str, Any], *, source: str = "map.toml") -
                 )
         info = SpaceInfo(name, kind, population, econ, terrain, coastal, country)
         spaces.append(info)
-        records.append({**_attributes(info), "name": name, "adjacent": adjacent})
+        records.append({"name": name, "adjacent": adjacent})
     names = [info.name for info in spaces]
     for index, row in enumerate(rows):
         for position, other in enumerate(row["adjacent"]):
@@ -416,11 +436,12 @@ def parse_map(game: str, data: Mapping[str, Any], *, source: str = "map.toml") -
                     allowed=names,
                 )
     try:
-        graph = build_graph(records)
+        neighbours = adjacency_lists(records)
     except ValueError as err:
         raise InputError(str(err), source=source, path="space") from err
     boxes = _boxes(data, seen, source)
-    return CoinMap(game, graph, tuple(spaces), boxes)
+    adjacency = {name: tuple(others) for name, others in neighbours.items()}
+    return CoinMap(game, adjacency, tuple(spaces), boxes)
 
 
 def _attributes(info: SpaceInfo) -> dict[str, Any]:

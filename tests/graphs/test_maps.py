@@ -149,6 +149,8 @@ def test_spaces_within_agrees_with_shortest_paths(G, data):
     within = spaces_within(G, start, n)
     lengths = nx.shortest_path_length(G, source=start)
     assert within == {name: d for name, d in lengths.items() if d <= n}
+    # the same from plain neighbour lists, as a game in play keeps them
+    assert spaces_within({name: list(G.adj[name]) for name in G}, start, n) == within
     assert within[start] == 0
     assert list(within.values()) == sorted(within.values())
 
