@@ -1,7 +1,7 @@
 """The registry of rule systems.
 
 >>> games()
-['sevenyears']
+['lod', 'sevenyears']
 >>> load_game("sevenyears", {"reshuffle": "any_draw"}).options.reshuffle
 'any_draw'
 """
@@ -23,19 +23,37 @@ class GameEntry:
     name: str
     title: str
     make: Callable[[Mapping[str, Any] | None], Game]
-    option_names: tuple[str, ...]
+    names: Callable[[], tuple[str, ...]]
+
+    @property
+    def option_names(self) -> tuple[str, ...]:
+        """The rule options the game reads (found when asked: a model loads lazily)."""
+        return self.names()
 
 
 def _sevenyears(options: Mapping[str, Any] | None) -> Game:
     return SevenYearsGame(SevenYearsOptions.from_json(dict(options) if options else None))
 
 
+def _lod(options: Mapping[str, Any] | None) -> Game:
+    from legalis.solver.lodgame.game import LodGame  # the whole LoD model loads on first use
+
+    return LodGame(options)
+
+
+def _lod_options() -> tuple[str, ...]:
+    from legalis.solver.lodgame.rules import LodOptions
+
+    return tuple(LodOptions.names())
+
+
 _REGISTRY: dict[str, GameEntry] = {
+    "lod": GameEntry("lod", "Liberty or Death", _lod, _lod_options),
     "sevenyears": GameEntry(
         "sevenyears",
         SevenYearsGame.title,
         _sevenyears,
-        tuple(SevenYearsOptions().to_json()),
+        lambda: tuple(SevenYearsOptions().to_json()),
     ),
 }
 

@@ -382,8 +382,8 @@ def special_view(
         return _Product(state, command, spaces, refuse, howe)
     found = [
         replace(m, howe_blockade=city)
-        for m in _MOVES[(faction, name)](state, faction, name, command)
         for city in howe
+        for m in _MOVES[(faction, name)](after_howe(state, faction, city), faction, name, command)
     ]
     return ListView([m for m in found if special_refusal(state, m) is None], refuse)
 
@@ -414,7 +414,11 @@ def special_refusal(state: CoinState, move: object) -> Refusal | None:
         refused = _space_pairing(move.faction, move.name, move.command, space)
         if refused is not None:
             return refused
-    return howe_refusal(state, move) or _REFUSE[(move.faction, move.name)](state, move)
+    refused = howe_refusal(state, move)
+    if refused is not None:
+        return refused
+    return _REFUSE[(move.faction, move.name)](after_howe(state, move.faction, move.howe_blockade),
+                                              move)  # fmt: skip
 
 
 def howe_lowers_fni(state: CoinState, faction: str) -> bool:
@@ -432,6 +436,23 @@ def howe_cities(state: CoinState, faction: str) -> list[str]:
     if not howe_lowers_fni(state, faction):
         return []
     return [c for c in state.rules.map.of_type("City") if state.markers(c, "blockade")]
+
+
+def after_howe(state: CoinState, faction: str, city: str) -> CoinState:
+    """The board a British Special Activity is judged on: after Howe lowers FNI and
+    sends ``city``'s Blockade to the West Indies (1.9), else ``state`` itself.
+
+    >>> state = CoinState.new("lod")
+    >>> after_howe(state, "british", "") is state
+    True
+    """
+    if not howe_lowers_fni(state, faction):
+        return state
+    judged = state.copy()
+    judged.set_track("fni", judged.track("fni") - 1)
+    if city:
+        judged.move_marker(city, WEST_INDIES, "blockade", 1)
+    return judged
 
 
 def howe_refusal(state: CoinState, move: SpecialActivity) -> Refusal | None:

@@ -46,6 +46,7 @@ from legalis.model.lod.battle import (
     BattleOptions,
     BattleResult,
     BlockadeShift,
+    DieSource,
     FixedDice,
     FollowUp,
     apply_blockade_shift,
@@ -136,7 +137,10 @@ class TurnContext:
     given, fills in the defenders' side of each Battle decision (a Non-player
     defender's own paragraph, as 8.7.9). ``bound``, when given, is the Leader's
     space the first Command of a Brilliant Stroke must involve (8.3.7): the boxes
-    select only that space, or move pieces only from it.
+    select only that space, or move pieces only from it. ``dice``, when given,
+    rolls the Battles' and Special Activities' dice instead of ``rng`` (a whole game
+    takes them from the card's roll, while the flowchart's own random choices stay
+    with ``rng``); the steps then keep no faces.
     """
 
     state: CoinState
@@ -149,6 +153,7 @@ class TurnContext:
     battle_options: BattleOptions | None = None
     defend: Callable[[CoinState, BattleChoice], BattleChoice] | None = None
     bound: str | None = None
+    dice: DieSource | None = None
     steps: list[TurnStep] = field(default_factory=list)
     passed: str | None = None
     start: CoinState = field(init=False)
@@ -209,7 +214,13 @@ class TurnContext:
         self.trace.step(rule, f"{what}: 1D{sides}", [], face, dice=[face])
         return face
 
+    @property
+    def die_source(self) -> DieSource:
+        return self.rng if self.dice is None else self.dice
+
     def _dice_since(self, mark: int) -> tuple[int, ...]:
+        if self.dice is not None:
+            return ()
         return tuple(
             int(str(result)) + 1 for kind, result in self.rng.log[mark:] if kind == "randrange"
         )  # fmt: skip
@@ -242,7 +253,8 @@ class TurnContext:
                 for space in move.spaces
             }  # fmt: skip
         mark = len(self.rng.log)
-        done, fought = fight_battles(self.state, move, self.rng, decisions, self.battle_options)
+        done, fought = fight_battles(self.state, move, self.die_source, decisions,
+                                     self.battle_options)  # fmt: skip
         chosen = tuple((decisions or {})[s] for s in move.spaces if s in (decisions or {}))
         self.steps.append(TurnStep(move, chosen, self._dice_since(mark), done.log))
         self.state = done.state
@@ -251,7 +263,7 @@ class TurnContext:
     def special(self, move: SpecialActivity) -> SpecialActivity:
         """Carry out a Special Activity (refused: IllegalMoveError)."""
         mark = len(self.rng.log)
-        result = apply_special(self.state, move, self.rng)
+        result = apply_special(self.state, move, self.die_source)
         self.steps.append(TurnStep(move, dice=self._dice_since(mark), log=result.log))
         self.state = result.state
         return move
@@ -264,7 +276,7 @@ class TurnContext:
         move = follow_largest_groups(self.state, self.stamp(move), self.rng, self.trace,
                                      self.players)  # fmt: skip
         mark = len(self.rng.log)
-        first, mid, rest = special_during(self.state, move, tuple(before), special, self.rng,
+        first, mid, rest = special_during(self.state, move, tuple(before), special, self.die_source,
                                           self.command_options)  # fmt: skip
         log = (*first.log, *mid.log, *rest.log)
         self.steps.append(TurnStep(move, dice=self._dice_since(mark), log=log, during=special,

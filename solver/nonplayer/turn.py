@@ -21,7 +21,7 @@ from typing import Any
 from legalis.model.coin.deck import Card
 from legalis.model.coin.state import CoinState
 from legalis.model.core.randomness import LoggedRandom
-from legalis.model.lod.battle import BattleChoice
+from legalis.model.lod.battle import BattleChoice, DieSource
 from legalis.model.lod.command_base import RESOURCES, Command
 from legalis.solver.nonplayer.board import count, leader_space, side_of
 from legalis.solver.nonplayer.british import british_command
@@ -112,6 +112,7 @@ def nonplayer_command(
     players: Sequence[str] = (),
     options: NonplayerOptions | None = None,
     bound: str | None = None,
+    dice: DieSource | None = None,
 ) -> Turn:
     """The Command and Special Activity the Faction's flowchart picks and carries
     out (8.4-8.7), or its Pass; with no Resources the British, Patriots and French
@@ -128,7 +129,7 @@ def nonplayer_command(
     context = TurnContext(state, faction, rng, trace or Trace(), scope, players,
                           chosen.command, chosen.battle,
                           defend=None if "indians" in players else indians_defend,
-                          bound=bound)  # fmt: skip
+                          bound=bound, dice=dice)  # fmt: skip
     rule = PASS_WITHOUT_RESOURCES.get(faction)
     if rule is not None and not scope.free and state.track(RESOURCES[faction]) == 0:
         context.pass_turn(f"{rule}: the {faction} have no Resources")
@@ -146,6 +147,7 @@ def nonplayer_turn(
     players: Iterable[str] = (),
     trace: Trace | None = None,
     options: NonplayerOptions | None = None,
+    dice: DieSource | None = None,
 ) -> NonplayerTurn:
     """The Non-player's turn on ``card``: the Event if its box says so (8.3-8.7),
     else the flowchart's Command and Special Activity (a Limited Command due by
@@ -157,7 +159,7 @@ def nonplayer_turn(
     if decided.choice == "event":
         return NonplayerTurn(decided, None)
     turn = nonplayer_command(state, faction, rng, trace=decided.trace, players=humans,
-                             options=options)  # fmt: skip
+                             options=options, dice=dice)  # fmt: skip
     return NonplayerTurn(decided, turn)
 
 
@@ -242,6 +244,7 @@ def nonplayer_brilliant_stroke(
     trace: Trace | None = None,
     players: Sequence[str] = (),
     options: NonplayerOptions | None = None,
+    dice: DieSource | None = None,
 ) -> Turn:
     """8.3.7: the flowchart picks the first Limited Command among those executed in
     or starting from the Leader's space (``bound``; none: the Brilliant Stroke is
@@ -254,7 +257,7 @@ def nonplayer_brilliant_stroke(
         trace.step("8.3.7", "the Leader is not on the map: aborted", ["play", "abort"], "abort")
         return Turn(faction, [], state, trace, "8.3.7: the Brilliant Stroke is aborted")
     first = nonplayer_command(state, faction, rng, trace=trace, scope=STROKE, players=players,
-                              options=options, bound=leader)  # fmt: skip
+                              options=options, bound=leader, dice=dice)  # fmt: skip
     commands = [step.move for step in first.steps if isinstance(step.move, Command)]
     leading = bool(commands) and involves_leader(state, faction, commands[0])
     if not leading:
@@ -263,5 +266,5 @@ def nonplayer_brilliant_stroke(
         return Turn(faction, [], state, trace, "8.3.7: the Brilliant Stroke is aborted")
     after_scope = CommandScope(limited=True, special_activity=False, free=True)
     second = nonplayer_command(first.state, faction, rng, trace=trace, scope=after_scope,
-                               players=players, options=options)  # fmt: skip
+                               players=players, options=options, dice=dice)  # fmt: skip
     return Turn(faction, [*first.steps, *second.steps], second.state, trace)

@@ -1,0 +1,1 @@
+"""Tests of Liberty or Death as one whole game."""

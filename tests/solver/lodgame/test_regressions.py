@@ -1,0 +1,117 @@
+"""Whole-game cases the model once got wrong, each with the rule and the state or
+game that shows it."""
+
+from __future__ import annotations
+
+from itertools import islice
+
+from legalis.model.core.randomness import LoggedRandom
+from legalis.model.lod.commands import command_view
+from legalis.model.lod.special import apply_special, special_view
+from legalis.solver.lodgame.dice import StreamDice
+from legalis.solver.lodgame.game import LodGame
+from legalis.solver.lodgame.moves import Done, Pass, Roll
+from legalis.solver.lodgame.seats import NonplayerSeat
+from legalis.solver.players import Player, RandomPlayer
+
+FACTIONS = LodGame.players
+
+
+def play_out(mix: str, scenario: str, seed: int) -> tuple[dict[str, Player], bool]:
+    """Seats in Faction order (``n`` Non-player, ``r`` random), played to the end."""
+    nonplayers = [f for f, kind in zip(FACTIONS, mix, strict=True) if kind == "n"]
+    game = LodGame({"scenario": scenario, "nonplayers": nonplayers})
+    seats: dict[str, Player] = {
+        f: game.nonplayer_seat(f) if kind == "n" else RandomPlayer()
+        for f, kind in zip(FACTIONS, mix, strict=True)
+    }
+    rng = LoggedRandom(seed)
+    state = game.new_initial_state()
+    while not state.is_over:
+        by = state.to_move
+        state.play(state.sample_chance(rng) if state.is_chance else seats[by].choose(state, rng))
+    return seats, state.is_over
+
+
+def test_a_free_command_granted_in_named_spaces_is_decided() -> None:
+    # 5.3: an Event grants the British a free March limited to named spaces (here
+    # Georgia); the Non-player seat, finding no plan, draws among the legal moves:
+    # the view must count (or draw) them rather than refuse to sift the Command's
+    # every move (SolverLimitError at the 77th move of this game)
+    _, over = play_out("nnnn", "1776", 1)
+    assert over
+
+
+def test_a_nonplayer_brilliant_stroke_is_carried_out() -> None:
+    # 8.3.7: a Non-player plays its Brilliant Stroke only when it would not be aborted;
+    # once played, its plan must be a legal action involving its Leader (1.10). In
+    # this game the Indians' and then the British first move at their Stroke is a
+    # Done left over from an earlier turn (the game ended that action by itself, so
+    # the planned Done was never taken), refused under 2.3.4 ("its Command is still
+    # due"): the seat falls back on random moves
+    seats, _ = play_out("nrrn", "1776", 1)
+    fallbacks = {f: s.fallbacks for f, s in seats.items() if isinstance(s, NonplayerSeat)}
+    assert fallbacks == {"british": 0, "indians": 0}
+
+
+def test_two_players_of_opposite_sides_reach_the_winter_round() -> None:
+    # 8.8 is the lone player's victory: one Faction, or both of one side. With the
+    # British and the Patriots played and the French and Indians Non-players, the
+    # Victory Check (6.1) is 7.2's; the game must not stop on an InputError there
+    game = LodGame({"scenario": "1775", "nonplayers": ["french", "indians"]})
+    state = game.new_initial_state()
+    state.coin.set_card_list("brilliant_strokes", [])
+    winter = game.rules.winter_cards[0]
+    state.card_number, state.on_deck, state.deck, state.stage = 33, 1, (winter, 2, 3), "roll"
+    state.play(Roll(5))
+    for faction in ("patriots", "indians", "british", "french"):
+        state.play(Pass(faction))
+    state.play(Roll(2))  # the Winter Quarters card, switched in (2.3.7)
+    assert state.stage == "winter" and state.result is None  # 1775: nobody has won yet
+
+
+def test_a_free_command_granted_to_a_nonplayer_is_taken() -> None:
+    # 5.3 and 8.1: a Non-player takes a free Command an Event grants it, to the
+    # maximum extent. A seat whose previous action the game ended by itself keeps that
+    # plan's last step, Done, and answers it at the start of the grant: the grant is
+    # skipped though Commands are legal (and no fallback is counted). Here the Patriots'
+    # free Battle in Norfolk at the 23rd move of this game.
+    game = LodGame({"scenario": "1778", "nonplayers": list(FACTIONS)})
+    seats = {f: game.nonplayer_seat(f) for f in FACTIONS}
+    rng = LoggedRandom(2)
+    state = game.new_initial_state()
+    skipped = []
+    while not state.is_over:
+        if state.is_chance:
+            state.play(state.sample_chance(rng))
+            continue
+        by, action = state.to_move, state.action
+        move = seats[by].choose(state, rng)
+        fresh = action is not None and action.slot == "grant" and action.command is None
+        offered = islice(state.legal_moves(), 2)
+        if fresh and isinstance(move, Done) and any(not isinstance(m, Done) for m in offered):
+            skipped.append((by, action))
+        state.play(move)
+    assert skipped == []
+
+
+def test_naval_pressure_after_howe_lowers_the_fni_is_carried_out() -> None:
+    # 1.9 (Howe) and 4.2.3: with Howe on the map and FNI 1, Howe lowers FNI to 0
+    # before any British Special Activity, sending the one Blockade (New York City) to
+    # the West Indies. Naval Pressure is then judged at FNI 0 (add 1D3 Resources), yet
+    # the view lists it as lowering FNI by removing that same Blockade, and carrying
+    # it out raises ValueError ("only 0 blockade at New York City"). Met in a game:
+    # British random, 1776, the 89th move.
+    game = LodGame({"scenario": "1776"})
+    coin = game.new_initial_state().coin
+    assert coin.leader("Howe") == "New York City"
+    coin.set_flag("toa_played")
+    coin.set_track("fni", 1)
+    coin.move_marker("West Indies", "New York City", "blockade")
+    assert coin.invariant_problems() == []
+    command = next(iter(command_view(coin, "british", "muster")))
+    listed = list(special_view(coin, "british", "naval_pressure", command))
+    assert listed
+    for move in listed:
+        after = apply_special(coin, move, StreamDice(1)).state
+        assert after.track("fni") == 0
