@@ -35,14 +35,13 @@ from legalis.model.sevenyears.state import CONFLICT, DIFFICULTY, EXECUTE, TURMOI
 from legalis.players import HumanPlayer
 from legalis.registry import game_entry, games, load_game
 from legalis.solver.gamelog import log_lines, parse_log, replay
-from legalis.solver.players import AUTOMATIC_PLAYERS, Player, automatic_player
+from legalis.solver.players import NONPLAYER, Player, automatic_player, seat_kinds
 from legalis.solver.playout import CHANCE, GameRecord, play_game
 
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130  # the shells' code for a command ended by Ctrl-C (128 + SIGINT)
 # The phases of a game in which a player decides (--phase of `legalis new`).
 DECISION_PHASES = {"sevenyears": (EXECUTE, TURMOIL, CONFLICT, DIFFICULTY)}
-PLAYER_KINDS = (*AUTOMATIC_PLAYERS, "human")
 
 app = typer.Typer(
     name="legalis",
@@ -219,8 +218,17 @@ def _option_values(option_pairs: list[str] | None) -> dict[str, Any]:
     return options
 
 
-def _game(name: str, option_pairs: list[str] | None) -> Any:
-    return game_entry(name).make(_option_values(option_pairs))
+def _game(name: str, option_pairs: list[str] | None, **named: Any) -> Any:
+    """The game with the ``--option`` pairs and the ``named`` options given (LoD's
+    ``--scenario`` and ``--deck`` are its options of those names)."""
+    given = {key: str(value) for key, value in named.items() if value is not None}
+    try:
+        return game_entry(name).make({**_option_values(option_pairs), **given})
+    except InputError as error:  # name the flag that gave a bad value
+        flag = next((f"--{key}" for key in given if error.path == f"options.{key}"), None)
+        if flag is None:
+            raise
+        raise InputError(error.message, path=flag, allowed=error.allowed) from error
 
 
 def _nonplayer_options(option_pairs: list[str] | None) -> Any:
@@ -249,12 +257,62 @@ def _named_move(parse: Callable[[], Any], option: str) -> Any:
         raise InputError(error.message, path=where, allowed=error.allowed) from error
 
 
-def _player(kind: str, game: Any) -> Player:
-    if kind == "human":
-        return HumanPlayer(game, sys.stdin, sys.stdout)
-    if kind not in AUTOMATIC_PLAYERS:
-        raise InputError(f"unknown player {kind!r}", path="player", allowed=PLAYER_KINDS)
-    return automatic_player(kind, game)
+SeatList = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--seat",
+        help="Who plays a side or Faction: NAME=KIND, e.g. british=human (repeatable).",
+    ),
+]
+
+
+def _seats(
+    game: Any,
+    defaults: dict[str, str],
+    pairs: list[str] | None,
+    shorthand: dict[str, str | None],
+    kinds: Sequence[str],
+) -> dict[str, str]:
+    """Who plays each side: the ``defaults``, then ``--british``/``--french`` style
+    ``shorthand``, then the ``--seat NAME=KIND`` pairs; every kind one of ``kinds``."""
+    seats = dict(defaults)
+    given = [(f"--{side}", side, kind) for side, kind in shorthand.items() if kind is not None]
+    for pair in pairs or []:
+        side, sep, kind = pair.partition("=")
+        if not sep:
+            raise InputError(f"expected NAME=KIND, got {clip(pair)!r}", path="--seat",
+                             allowed=game.players)  # fmt: skip
+        given.append(("--seat", side.strip(), kind.strip()))
+    for option, side, kind in given:
+        if side not in game.players:
+            raise InputError(f"no seat {clip(side)!r} in {game.name}", path=option,
+                             allowed=game.players)  # fmt: skip
+        if kind not in kinds:
+            raise InputError(f"unknown player {clip(kind)!r} for {side}", path=option,
+                             allowed=kinds)  # fmt: skip
+        seats[side] = kind
+    return seats
+
+
+def _seated_game(game: Any, seats: dict[str, str], option_pairs: list[str] | None) -> Any:
+    """``game`` with the Non-player seats as its option ``nonplayers`` (it changes the rules,
+    LoD 8.1), where the game has such seats."""
+    if NONPLAYER not in seat_kinds(game):
+        return game
+    if "nonplayers" in _option_values(option_pairs):
+        raise InputError("the seats name the Non-players: use --seat NAME=nonplayer",
+                         path="--option")  # fmt: skip
+    nonplayers = [side for side, kind in seats.items() if kind == NONPLAYER]
+    return load_game(game.name, {**game.options.to_json(), "nonplayers": nonplayers})
+
+
+def _players(game: Any, seats: dict[str, str]) -> dict[str, Player]:
+    return {
+        side: HumanPlayer(game, sys.stdin, sys.stdout)
+        if kind == "human"
+        else automatic_player(kind, game, side)
+        for side, kind in seats.items()
+    }
 
 
 @contextmanager
@@ -329,12 +387,16 @@ def new_command(
     ] = None,
     output: Annotated[Path | None, typer.Option("--out", help="Write the state here.")] = None,
     option: OptionList = None,
+    scenario: ScenarioOpt = None,
+    deck: DeckOpt = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Write a state at a decision point, reached by seeded random play."""
+    if game_name not in COIN_GAMES:
+        _refuse_unused(game_name, {"--scenario": scenario, "--deck": deck})
     if output is not None:
         _check_writable(output, "--out")
-    game = _game(game_name, option)
+    game = _game(game_name, option, scenario=scenario, deck=deck)
     state = _state_at(game, seed, phase)
     _write_state(state, output, as_json)
 
@@ -359,17 +421,24 @@ def _write_state(state: Any, output: Path | None, as_json: bool) -> None:
 
 
 def _load_state(
-    game_name: str, state_path: Path | None, seed: int, option: list[str] | None
+    game_name: str,
+    state_path: Path | None,
+    seed: int,
+    option: list[str] | None,
+    **named: Any,
 ) -> tuple[Any, Any]:
+    """The game and the state of the file, or of a new seeded game with the ``--option``
+    pairs and the ``named`` options (as :func:`_game`)."""
     if state_path is None:
-        game = _game(game_name, option)
+        game = _game(game_name, option, **named)
         return game, _state_at(game, seed, None)
     raw = _read_json(state_path)
     options = raw.get("options") if isinstance(raw, dict) else None
-    if option:
-        raise InputError(
-            "--option applies to new states; a state file carries its options", path="--option"
-        )
+    for flag, value in (("--option", option), *((f"--{k}", v) for k, v in named.items())):
+        if value:
+            raise InputError(
+                f"{flag} applies to new states; a state file carries its options", path=flag
+            )
     game = load_game(game_name, options if isinstance(options, dict) else None)
     return game, game.state_from_json(raw, source=str(state_path))
 
@@ -462,32 +531,36 @@ def moves_command(
 ) -> None:
     """The legal moves at a state: every one, a count, or yes/no with the reason.
 
-    For Liberty or Death and Fire in the Lake: every legal way to execute an event
+    For a registered game (Liberty or Death among them): the moves at the decision of
+    the state (--state; default a seeded state, for LoD of --scenario and --deck). For
+    Liberty or Death and Fire in the Lake: every legal way to execute an event
     (--card, --side, --faction) in a state (--state or --scenario). For EU:PoP: the
     legal choices of one effect (--effect, --player and its arguments).
     """
-    name = _game_name(game_name, game_option, (*games(), *COIN_GAMES, EUPOP), "legal moves")
+    name = _game_name(game_name, game_option, _accepted(*games(), *COIN_GAMES, EUPOP),
+                      "legal moves")  # fmt: skip
+    event = _asks_event_moves(name, card, side, faction)
     coin_arguments = {"--card": card, "--side": side, "--faction": faction, "--deck": deck,
                       "--scenario": scenario}  # fmt: skip
     eupop_arguments = {"--effect": effect, "--player": player, "--amount": amount,
                        "--areas": areas, "--targets": targets, "--provinces": provinces,
                        "--places": places, "--vassal": vassal, "--ships": ships,
                        "--colour": colour}  # fmt: skip
-    with_options = (*games(), EUPOP)  # the games whose moves read rule options
+    with_options = name == EUPOP or (not event and name in games())  # moves read rule options
     _refuse_unused(name, {**({} if name in COIN_GAMES else coin_arguments),
                           **({} if name == EUPOP else eupop_arguments),
-                          **({} if name in with_options else {"--option": option})})  # fmt: skip
+                          **({} if with_options else {"--option": option})})  # fmt: skip
     if name == "eupop":
         _eupop_moves(state_path, effect, player, amount, areas, targets, provinces, places,
                      vassal, ships, colour, option, check, count, limit, as_json)  # fmt: skip
         return
-    if name in COIN_GAMES:
+    if event:
         deadline = None if time_limit is None else time.monotonic() + time_limit
         view = _event_view(name, state_path, scenario, card, side, faction, deck, deadline)
         _show_moves(view, view.faction, check, count, limit, as_json, _event_describe,
                     lambda text: _event_move(text, "--check"))  # fmt: skip
         return
-    game, state = _load_state(name, state_path, seed, option)
+    game, state = _load_state(name, state_path, seed, option, scenario=scenario, deck=deck)
     header = f"{state.to_move} (turn {state.turn}, {state.phase} phase)"
     _show_moves(
         state.legal_moves(),
@@ -501,6 +574,22 @@ def moves_command(
         game.move_to_json,
         {"to_move": state.to_move},
     )
+
+
+def _accepted(*names: str) -> tuple[str, ...]:
+    """The game ``names`` without repeats, in order."""
+    return tuple(dict.fromkeys(names))
+
+
+def _asks_event_moves(name: str, card: int | None, side: str | None, faction: str | None) -> bool:
+    """Whether a command is about one COIN event's executions rather than a whole game's
+    decision: a COIN game without a whole-game model, or an event named.
+
+    >>> _asks_event_moves("lod", None, None, None), _asks_event_moves("lod", 24, None, None)
+    (False, True)
+    """
+    named = any(value is not None for value in (card, side, faction))
+    return name in COIN_GAMES and (named or name not in games())
 
 
 def _refuse_unused(game: str, arguments: dict[str, Any]) -> None:
@@ -618,8 +707,9 @@ def _event_view(
     if side not in printed:
         raise InputError(f"card {card.number} has no side {clip(side)!r}", path="--side",
                          allowed=printed)  # fmt: skip
-    if faction is None:
-        raise InputError("name the executing Faction", path="--faction", allowed=card.factions)
+    if faction is None:  # a Winter Quarters card may list no Faction: any may decide
+        raise InputError("name the executing Faction", path="--faction",
+                         allowed=card.factions or state.rules.faction_ids)  # fmt: skip
     _for_option(lambda: state.rules.faction(faction), "--faction")
     return legal_event_moves(state, card, side, faction, deadline=deadline)
 
@@ -667,15 +757,16 @@ def apply_command(
     as_json: JsonFlag = False,
 ) -> None:
     """Apply one move to a state and write the next state (illegal moves exit 2 with the rule)."""
-    name = _game_name(game_name, game_option, (*games(), *COIN_GAMES), "moves to apply")
-    if name not in COIN_GAMES:
+    name = _game_name(game_name, game_option, _accepted(*games(), *COIN_GAMES), "moves to apply")
+    event = _asks_event_moves(name, card, side, faction)
+    if not event:
         _refuse_unused(name, {"--card": card, "--side": side, "--faction": faction,
                               "--deck": deck, "--scenario": scenario})  # fmt: skip
     if not move_text:
         raise InputError("give the move as JSON", path="--move")
     if output is not None:
         _check_writable(output, "--out")
-    if name in COIN_GAMES:
+    if event:
         view = _event_view(name, state_path, scenario, card, side, faction, deck)
         _write_state(view.apply(_event_move(move_text, "--move")), output, as_json)
         return
@@ -704,35 +795,60 @@ def _record_json(game: Any, record: GameRecord, *, with_moves: bool) -> dict[str
     return body
 
 
-def _result_text(result: dict[str, Any] | None) -> str:
-    if result is None:
-        return "unfinished"
-    if result["winner"] is None:
-        return "a draw (campaigns and medals tied)"
-    how = {
-        "europe": "by winning the European Campaign",
-        "colonies": "on colonial campaigns won",
-        "medals": "on medals",
-    }[result["condition"]]
-    return f"{result['winner']} wins {how}"
+def _seated(
+    game_name: str,
+    option: list[str] | None,
+    scenario: str | None,
+    deck: Path | None,
+    pairs: list[str] | None,
+    shorthand: dict[str, str | None],
+    automatic: bool,
+) -> tuple[Any, dict[str, str]]:
+    """The game of a play or simulation and who sits at each seat: by default the
+    game's Non-player where it has one (LoD section 8), else ``human`` against
+    ``greedy`` to play and ``random`` to simulate; ``automatic`` refuses ``human``."""
+    if game_name not in COIN_GAMES:
+        _refuse_unused(game_name, {"--scenario": scenario, "--deck": deck})
+    game = _game(game_name, option, scenario=scenario, deck=deck)
+    kinds = tuple(k for k in seat_kinds(game) if not (automatic and k == "human"))
+    if NONPLAYER in kinds:
+        defaults = dict.fromkeys(game.players, NONPLAYER)
+    else:
+        defaults = dict(zip(game.players, ("random", "random") if automatic
+                            else ("human", "greedy"), strict=True))  # fmt: skip
+    seats = _seats(game, defaults, pairs, shorthand, kinds)
+    return _seated_game(game, seats, option), seats
+
+
+SeatKind = Annotated[
+    str | None, typer.Option(help="Player of this side (as --seat SIDE=KIND).", show_default=False)
+]
 
 
 @app.command("play")
 def play_command(
     game_name: GameArg,
-    british: Annotated[str, typer.Option(help=f"Player: {', '.join(PLAYER_KINDS)}.")] = "human",
-    french: Annotated[str, typer.Option(help=f"Player: {', '.join(PLAYER_KINDS)}.")] = "greedy",
+    british: SeatKind = None,
+    french: SeatKind = None,
+    seat: SeatList = None,
+    scenario: ScenarioOpt = None,
+    deck: DeckOpt = None,
     seed: SeedOpt = 1,
     log: Annotated[Path | None, typer.Option("--log", help="Write the game as JSON lines.")] = None,
     option: OptionList = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Play one game and show it; the same seed and players replay the same game."""
+    """Play one game and show it; the same seed and players replay the same game.
+
+    Seats: --seat NAME=KIND with KIND human, random, greedy or (LoD) nonplayer. The
+    Seven Years War defaults to british human, french greedy; Liberty or Death to
+    every Faction a Non-player (section 8).
+    """
     if log is not None:
         _check_writable(log, "--log")
-    game = _game(game_name, option)
-    sides = dict(zip(game.players, (british, french), strict=True))
-    players = {side: _player(kind, game) for side, kind in sides.items()}
+    game, sides = _seated(game_name, option, scenario, deck, seat,
+                          {"british": british, "french": french}, automatic=False)  # fmt: skip
+    players = _players(game, sides)
     humans = [side for side, kind in sides.items() if kind == "human"]
     last_turn = [0]
 
@@ -757,7 +873,9 @@ def play_command(
     for line in game.render(record.final_state):
         out.print(line)
     out.print(
-        f"{_result_text(record.result)}: {record.decisions} decisions, {len(record.moves)} moves"
+        f"{game.describe_result(record.result)}: {record.decisions} decisions, "
+        f"{len(record.moves)} moves",
+        markup=False,
     )
     if log is not None:
         out.print(f"log written to {log}")
@@ -769,25 +887,23 @@ def simulate_command(
     games_count: Annotated[
         int, typer.Option("--games", help="How many games to play.", min=1)
     ] = 1000,
-    british: Annotated[
-        str, typer.Option(help=f"Player: {', '.join(AUTOMATIC_PLAYERS)}.")
-    ] = "random",
-    french: Annotated[
-        str, typer.Option(help=f"Player: {', '.join(AUTOMATIC_PLAYERS)}.")
-    ] = "random",
+    british: SeatKind = None,
+    french: SeatKind = None,
+    seat: SeatList = None,
+    scenario: ScenarioOpt = None,
+    deck: DeckOpt = None,
     seed: SeedOpt = 1,
     option: OptionList = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Play many games; report wins by side and by victory condition, lengths and decisions."""
-    game = _game(game_name, option)
-    kinds = dict(zip(game.players, (british, french), strict=True))
-    for side, kind in kinds.items():
-        if kind not in AUTOMATIC_PLAYERS:
-            raise InputError(
-                f"unknown automatic player {kind!r}", path=f"--{side}", allowed=AUTOMATIC_PLAYERS
-            )
-    players = {side: automatic_player(kind, game) for side, kind in kinds.items()}
+    """Play many games; report wins by side and by victory condition, lengths and decisions.
+
+    Seats as for 'play', automatic only: The Seven Years War defaults to random
+    players, Liberty or Death to Non-players.
+    """
+    game, kinds = _seated(game_name, option, scenario, deck, seat,
+                          {"british": british, "french": french}, automatic=True)  # fmt: skip
+    players = _players(game, kinds)
     stats = simulate(game, players, games_count, seed, show_progress=not as_json)
     stats["players"] = kinds
     if as_json:
@@ -803,9 +919,9 @@ def _print_simulation(game: Any, stats: dict[str, Any]) -> None:
         out.print(f"interrupted: {played} of {stats['games_requested']} games finished")
     if not played:
         return
+    seats = ", ".join(f"{side} {kind}" for side, kind in kinds.items())
     out.print(
-        f"{_plural(played, 'game')} of {game.title}, british {kinds['british']} vs french "
-        f"{kinds['french']}, seeds {seed}..{seed + played - 1}"
+        f"{_plural(played, 'game')} of {game.title} ({seats}), seeds {seed}..{seed + played - 1}"
     )
     table = Table("winner", "games", "share", *stats["conditions"])
     for side, count in stats["wins"].items():
@@ -919,7 +1035,7 @@ def replay_command(
     else:
         out.print(f"replayed {_plural(outcome.moves, 'move')} of {game.title} "
                   f"(seed {header.get('seed')})")  # fmt: skip
-        out.print(_result_text(outcome.result))
+        out.print(game.describe_result(outcome.result), markup=False)
         if outcome.matches_log is False:
             out.print("[red]the replayed result differs from the log's result line[/red]")
     _finish(EXIT_FINDINGS if outcome.matches_log is False else EXIT_OK)
@@ -1244,7 +1360,8 @@ def demo_command(
         out.print(f"refused: {game.describe_move(move)}: {why.reason} [{why.rule}]")
     out.rule(f"One game, seed {seed}: british greedy vs french random")
     out.print(
-        f"{_result_text(record.result)} after {record.turns} turns, {record.decisions} decisions"
+        f"{game.describe_result(record.result)} after {record.turns} turns, "
+        f"{record.decisions} decisions"
     )
     out.rule(f"{games_count} games, british greedy vs french random")
     for side, count in stats["wins"].items():
@@ -1327,7 +1444,7 @@ def _coin_demo() -> list[dict[str, Any]]:
     ):
         state = load_scenario(game, scenario)
         best: Any = None
-        for event in bundled_deck(game).cards:
+        for event in bundled_deck(game).event_cards():
             for side in ("unshaded", "shaded"):
                 if getattr(event, side) is None:
                     continue
@@ -1451,7 +1568,10 @@ def fixtures_command(
     if as_json:
         _emit_json(body)
         return
-    out.print(f"wrote {_plural(len(body['fixtures']), 'fixture')} and manifest.json to {out_dir}")
+    written = len(body["fixtures"]) + len(body["sequence"])
+    out.print(f"wrote {_plural(written, 'fixture')} and manifest.json to {out_dir}")
+    if body["sequence"]:
+        out.print(f"of which {_plural(len(body['sequence']), 'Sequence of Play fixture')}")
     missing = body.get("coverage", {}).get("rules", {}).get("not_exercised", [])
     if missing:
         out.print(f"rules no fixture exercises: {', '.join(missing)}")
@@ -1723,6 +1843,10 @@ def bot_command(
             allowed=[f for f in state.rules.data.faction_ids() if f not in humans],
         )
     chosen = _for_option(lambda: chosen_deck.card(card), "--card")
+    if chosen.kind == "winter_quarters":  # 2.3.7: it starts a Winter Quarters Round (6.0)
+        raise InputError(f"card {card} is a Winter Quarters card: no Faction takes a turn on it",
+                         path="--card", allowed=[c.number for c in chosen_deck.cards
+                                                 if c.kind != "winter_quarters"])  # fmt: skip
     decided = nonplayer_turn(state, chosen, who, LoggedRandom(seed),
                              players=humans, options=options)  # fmt: skip
     body: dict[str, Any] = {"faction": who, "card": card, "seed": seed, **decided.to_json()}

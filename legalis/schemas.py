@@ -8,8 +8,8 @@ and the tests check that the committed files are the ones the code makes.
 >>> found = schemas()
 >>> sorted(found)  # doctest: +NORMALIZE_WHITESPACE
 ['coin-deck', 'coin-deck-report', 'coin-event-move', 'eupop-state', 'finding',
- 'fitl-state', 'fixture', 'fixture-manifest', 'lod-state', 'sevenyears-move',
- 'sevenyears-state']
+ 'fitl-state', 'fixture', 'fixture-manifest', 'lod-state', 'sequence-fixture',
+ 'sevenyears-move', 'sevenyears-state']
 >>> found["lod-state"]["$schema"], found["lod-state"]["title"]
 ('https://json-schema.org/draft/2020-12/schema', 'Liberty or Death state')
 """
@@ -33,6 +33,7 @@ from legalis.solver.events import EventMoveDocument
 from legalis.verify.coin import CoinReportDocument
 from legalis.verify.findings import FindingDocument
 from legalis.verify.fixtures import FIXTURE_SCHEMA, MANIFEST_SCHEMA
+from legalis.verify.sequence_fixtures import SEQUENCE_SCHEMA
 
 __all__ = ["DIALECT", "SUFFIX", "main", "schema_text", "schemas", "write_schemas"]
 
@@ -107,6 +108,14 @@ def _sources() -> dict[str, _Source]:
         "rule's boundary, the card, side and Faction, the expected count of legal "
         "executions, and samples of legal and illegal moves. Its state is a "
         "<game>-state document and its moves coin-event-move documents.",
+    )
+    found["sequence-fixture"] = (
+        lambda: _without_envelope(SEQUENCE_SCHEMA),
+        "Sequence of Play fixture",
+        "One Liberty or Death Sequence of Play fixture of `legalis fixtures` "
+        "(docs/fixtures.md): a whole-game state at a rule's limit, the count and groups "
+        "of its legal moves, samples of legal moves with where play stands after each, "
+        "and samples of refused moves with the rule.",
     )
     found["fixture-manifest"] = (
         lambda: _without_envelope(MANIFEST_SCHEMA),

@@ -244,7 +244,8 @@ class FixturesResponse(BaseModel):
         description="As manifest.json.", json_schema_extra=published("fixture-manifest")
     )
     fixtures: list[JsonObject] = Field(
-        description="Each as a fixture file.", json_schema_extra=published("fixture", many=True)
+        description="Each as a fixture file (LoD: the Sequence of Play ones last).",
+        json_schema_extra=published("fixture", "sequence-fixture", many=True),
     )
 
 
@@ -319,6 +320,78 @@ class SevenYearsNew(_Body):
     model_config = ConfigDict(json_schema_extra={"examples": [{"seed": 1}]})
 
     seed: Whole = Field(default=1, ge=0, description="The same seed gives the same state.")
+
+
+LodStateField = Field(
+    description="A Liberty or Death game state, as `legalis new lod` writes it (it carries "
+    "its options; a deck file cannot be named over HTTP).",
+)
+LodMoveField = Field(
+    description='A move of the whole game, e.g. {"type": "pass", "faction": "british"}.'
+)
+BotSeat = Literal["nonplayer", "random", "greedy"]
+
+
+class LodNew(_Body):
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"seed": 1, "scenario": "1778", "nonplayers": ["french"]}]}
+    )
+
+    seed: Whole = Field(default=1, ge=0, description="The same seed gives the same state.")
+    scenario: str = Field(default="1776", description="1775, 1776 or 1778.")
+    nonplayers: list[str] = Field(
+        default_factory=list, description="The Factions the Non-player rules play (section 8)."
+    )
+
+
+class LodState(_Body):
+    state: JsonObject = LodStateField
+
+
+class LodMoves(LodState):
+    offset: Whole = Field(default=0, ge=0, description="Index of the first move of the page.")
+    limit: Whole = Field(default=100, ge=0, description="Moves per page (capped by the server).")
+
+
+class LodMove(LodState):
+    move: JsonObject = LodMoveField
+
+
+class LodBotMove(LodState):
+    seat: BotSeat = Field(
+        default="nonplayer",
+        description="Who decides: the Non-player of section 8 (the state's option "
+        "`nonplayers` names the Faction), random, or greedy. At a chance move, the seed draws it.",
+    )
+    seed: Whole = Field(default=1, ge=0, description="The same seed gives the same move.")
+
+
+class LodStateResponse(BaseModel):
+    state: JsonObject = LodStateField
+    summary: JsonObject
+
+
+class LodMovesResponse(BaseModel):
+    to_move: str
+    count: int
+    offset: int
+    limit: int = Field(description="The page size used (after the server's cap).")
+    moves: list[JsonObject]
+    descriptions: list[str] = Field(description="Each move of the page for people.")
+
+
+class LodVerdictResponse(BaseModel):
+    move: JsonObject = Field(description="The move as read, in its canonical form.")
+    description: str
+    legal: bool
+    reason: str
+    rule: str
+
+
+class LodBotMoveResponse(LodStateResponse):
+    by: str = Field(description="Who moved: a Faction, or chance.")
+    move: JsonObject
+    description: str
 
 
 class EventMovesResponse(BaseModel):
@@ -958,33 +1031,117 @@ _Z3_LOCK = threading.Lock()  # Z3's default context is not safe to share between
 
 
 @functools.lru_cache(maxsize=64)
-def _sevenyears_game(options_key: str) -> Any:
+def _registered_game(name: str, options_key: str) -> Any:
     options = json.loads(options_key)
-    return load_game("sevenyears", options if isinstance(options, dict) else None)
+    if name == "lod" and isinstance(options, dict) and options.get("deck") is not None:
+        raise InputError("a deck file cannot be named over HTTP", path="options.deck")
+    return load_game(name, options if isinstance(options, dict) else None)
 
 
-def _sevenyears_state(raw: JsonObject) -> tuple[Any, Any]:
-    """The game (with the state's rule options) and the state, validated."""
+def _sevenyears_game(options_key: str) -> Any:
+    return _registered_game("sevenyears", options_key)
+
+
+def _game_state(name: str, raw: JsonObject) -> tuple[Any, Any]:
+    """The game ``name`` (with the state's rule options) and the state, validated."""
     with _reading("state"):
         options = raw.get("options")
         try:
             key = json.dumps(options if isinstance(options, dict) else None, sort_keys=True)
         except (TypeError, ValueError) as error:
             raise InputError("rule options are JSON values", path="options") from error
-        game = _sevenyears_game(key)
+        game = _registered_game(name, key)
         return game, game.state_from_json(raw)
 
 
-def _sevenyears_new(seed: int) -> SevenYearsApplyResponse:
-    """The first decision of a seeded game (as ``legalis new sevenyears``)."""
+def _sevenyears_state(raw: JsonObject) -> tuple[Any, Any]:
+    return _game_state("sevenyears", raw)
+
+
+def _first_decision(game: Any, seed: int) -> Any:
+    """A new game of ``game`` after its seeded chance moves (the shuffle, the deck)."""
     from legalis.model.core.randomness import LoggedRandom
 
-    game = _sevenyears_game("null")
     state = game.new_initial_state()
     rng = LoggedRandom(seed)
     while state.is_chance and not state.is_over:
         state.play(state.sample_chance(rng))
+    return state
+
+
+def _sevenyears_new(seed: int) -> SevenYearsApplyResponse:
+    """The first decision of a seeded game (as ``legalis new sevenyears``)."""
+    game = _sevenyears_game("null")
+    state = _first_decision(game, seed)
     return SevenYearsApplyResponse(state=state.to_json(), summary=game.summary(state))
+
+
+def _lod_new(body: LodNew) -> LodStateResponse:
+    """The first decision of a seeded LoD game: the deck prepared, the card's dice rolled."""
+    options = {"scenario": body.scenario, "nonplayers": body.nonplayers}
+    try:
+        game = _registered_game("lod", json.dumps(options, sort_keys=True))
+    except InputError as error:  # the body's fields are the game's options
+        raise InputError(error.message, path=(error.path or "").removeprefix("options."),
+                         allowed=error.allowed) from error  # fmt: skip
+    state = _first_decision(game, body.seed)
+    return LodStateResponse(state=state.to_json(), summary=game.summary(state))
+
+
+def _lod_move(game: Any, raw: JsonObject) -> Any:
+    with _reading("move"):
+        return game.move_from_json(raw)
+
+
+def _lod_moves(body: LodMoves, limit: int) -> LodMovesResponse:
+    game, state = _game_state("lod", body.state)
+    count, moves = _page(state.legal_moves(), body.offset, limit)
+    return LodMovesResponse(
+        to_move=state.to_move,
+        count=count,
+        offset=body.offset,
+        limit=limit,
+        moves=[game.move_to_json(move) for move in moves],
+        descriptions=[game.describe_move(move) for move in moves],
+    )
+
+
+def _lod_check(body: LodMove) -> LodVerdictResponse:
+    game, state = _game_state("lod", body.state)
+    move = _lod_move(game, body.move)
+    verdict = state.legal_moves().verdict(move)
+    return LodVerdictResponse(move=game.move_to_json(move), description=game.describe_move(move),
+                              legal=verdict.legal, reason=verdict.reason,
+                              rule=verdict.rule)  # fmt: skip
+
+
+def _lod_apply(body: LodMove) -> LodStateResponse:
+    game, state = _game_state("lod", body.state)
+    state.play(_lod_move(game, body.move))
+    return LodStateResponse(state=state.to_json(), summary=game.summary(state))
+
+
+def _lod_bot_move(body: LodBotMove) -> LodBotMoveResponse:
+    """The move the seat chooses (chance's, at a chance move) and the state after it."""
+    from legalis.model.core.randomness import LoggedRandom
+    from legalis.solver.players import automatic_player
+
+    game, state = _game_state("lod", body.state)
+    if state.is_over:
+        raise InputError("the game is over: no one is to move", path="state")
+    by, rng = state.to_move, LoggedRandom(body.seed)
+    if state.is_chance:
+        move = state.sample_chance(rng)
+    else:
+        if body.seat == "nonplayer" and by not in game.options.nonplayers:
+            raise InputError(f"the {by} are not a Non-player in this game (its option "
+                             "nonplayers)", path="seat",
+                             allowed=["random", "greedy"])  # fmt: skip
+        move = automatic_player(body.seat, game, by).choose(state, rng)
+    described = game.describe_move(move)
+    state.play(move)
+    return LodBotMoveResponse(by=by, move=game.move_to_json(move), description=described,
+                              state=state.to_json(), summary=game.summary(state))  # fmt: skip
 
 
 def _sevenyears_move(game: Any, raw: JsonObject) -> Any:
@@ -1250,13 +1407,17 @@ def _games() -> GamesResponse:
             schemas=[f"{name}-state", f"{name}-move", "finding"],
         )
         for name in games()
+        if name not in COIN_GAMES
     ]
+    whole = ["new", "moves", "check", "apply", "bot-move"]
     titles = {"lod": "Liberty or Death", "fitl": "Fire in the Lake"}
     listed += [
         GameInfo(
             name=name,
             title=titles[name],
-            supports=["event-moves", "event-check", "event-apply", "verify-deck", "fixtures"],
+            supports=[*(whole if name in games() else []),
+                      "event-moves", "event-check", "event-apply", "verify-deck", "fixtures"],
+            options=list(game_entry(name).option_names) if name in games() else [],
             scenarios=scenario_names(name),
             schemas=[
                 f"{name}-state",
@@ -1266,6 +1427,7 @@ def _games() -> GamesResponse:
                 "finding",
                 "fixture",
                 "fixture-manifest",
+                *(["sequence-fixture"] if name == "lod" else []),
             ],
         )
         for name in COIN_GAMES
@@ -1459,6 +1621,40 @@ def create_app(limits: Limits | None = None) -> FastAPI:
             return SevenYearsApplyResponse(state=state.to_json(), summary=game.summary(state))
 
         return await work(run)
+
+    # Liberty or Death as a whole game: a state may cost anything, so in a worker process.
+    lod = f"/{API_VERSION}/lod"
+
+    @app.post(f"{lod}/new", response_model=LodStateResponse, responses=_errors(413, 422, 503),
+              tags=["lod"])  # fmt: skip
+    async def lod_new(body: LodNew) -> LodStateResponse:
+        """A new game's first decision, after the seeded chance moves (the deck, the dice)."""
+        return await offload(_lod_new, body)
+
+    @app.post(f"{lod}/moves", response_model=LodMovesResponse, responses=_errors(413, 422, 503),
+              tags=["lod"])  # fmt: skip
+    async def lod_moves(body: LodMoves) -> LodMovesResponse:
+        """The number of legal moves at a state and one page of them, described."""
+        return await offload(_lod_moves, body, cap(body.limit))
+
+    @app.post(f"{lod}/check", response_model=LodVerdictResponse,
+              responses=_errors(413, 422, 503), tags=["lod"])  # fmt: skip
+    async def lod_check(body: LodMove) -> LodVerdictResponse:
+        """Is this move legal here? The reason and the rule either way."""
+        return await offload(_lod_check, body)
+
+    @app.post(f"{lod}/apply", response_model=LodStateResponse,
+              responses=_errors(409, 413, 422, 503), tags=["lod"])  # fmt: skip
+    async def lod_apply(body: LodMove) -> LodStateResponse:
+        """The state after a move; an illegal move is a 409 naming the rule."""
+        return await offload(_lod_apply, body)
+
+    @app.post(f"{lod}/bot-move", response_model=LodBotMoveResponse,
+              responses=_errors(413, 422, 503), tags=["lod"])  # fmt: skip
+    async def lod_bot_move(body: LodBotMove) -> LodBotMoveResponse:
+        """The move a seat (nonplayer, random, greedy) makes for the Faction to move, and
+        the state after it."""
+        return await offload(_lod_bot_move, body)
 
     @app.post(
         f"/{API_VERSION}/{{game}}/event-moves",

@@ -1,4 +1,5 @@
-"""Automatic players: ``random`` (uniform over legal moves) and ``greedy`` (the game's heuristic).
+"""Automatic players: ``random`` (uniform over legal moves), ``greedy`` (the game's heuristic)
+and, in a game that has one, the rules' own ``nonplayer`` seat.
 
 >>> from legalis.model.core.randomness import LoggedRandom
 >>> from legalis.model.sevenyears.game import SevenYearsGame
@@ -11,7 +12,7 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from legalis.model.core.game import Game
 from legalis.model.core.views import RandomSource
@@ -47,12 +48,26 @@ class GreedyPlayer:
 
 
 AUTOMATIC_PLAYERS = ("random", "greedy")
+NONPLAYER = "nonplayer"  # a seat the game's own rules play (LoD section 8)
 
 
-def automatic_player(kind: str, game: Game) -> Player:
-    """The automatic player called ``kind``."""
+def seat_kinds(game: Game) -> tuple[str, ...]:
+    """The kinds of player that may take a seat of ``game``, ``human`` among them.
+
+    >>> from legalis.model.sevenyears.game import SevenYearsGame
+    >>> seat_kinds(SevenYearsGame())
+    ('random', 'greedy', 'human')
+    """
+    return tuple(getattr(game, "seat_kinds", (*AUTOMATIC_PLAYERS, "human")))
+
+
+def automatic_player(kind: str, game: Game, seat: str | None = None) -> Player:
+    """The automatic player called ``kind``; a ``nonplayer`` plays ``seat`` by the rules."""
     if kind == "random":
         return RandomPlayer()
     if kind == "greedy":
         return GreedyPlayer(game)
+    if kind == NONPLAYER and seat is not None and NONPLAYER in seat_kinds(game):
+        seated: Player = cast(Any, game).nonplayer_seat(seat)  # not every Game has one
+        return seated
     raise ValueError(f"unknown player kind {kind!r}")

@@ -60,6 +60,11 @@ from legalis.solver.events import (
     legal_event_moves,
 )
 from legalis.solver.z3backend import solutions
+from legalis.verify.sequence_fixtures import (
+    SEQUENCE_FORMAT,
+    build_sequence_fixtures,
+    check_sequence_fixture,
+)
 from pydantic import BaseModel, ValidationError
 
 __all__ = [
@@ -306,6 +311,23 @@ MANIFEST_SCHEMA: dict[str, Any] = {
                 },
             },
         },
+        # LoD: the Sequence of Play fixtures (verify/sequence_fixtures.py), one entry each
+        "sequence": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["id", "file", "rule", "boundary", "to_move", "expected_count"],
+                "properties": {
+                    "id": {"type": "string"},
+                    "file": {"type": "string", "pattern": "^[a-z0-9_.-]+\\.json$"},
+                    "rule": _RULE_NAME,
+                    "boundary": _BOUNDARY,
+                    "to_move": {"type": "string"},
+                    "expected_count": {"type": "integer", "minimum": 0},
+                },
+            },
+        },
         "coverage": {
             "type": "object",
             "required": ["rules", "effects"],
@@ -334,14 +356,15 @@ def _game(game: str) -> str:
 
 @dataclass
 class Manifest:
-    """What :func:`build_fixtures` made: one entry per fixture (and its file name), and
-    coverage."""
+    """What :func:`build_fixtures` made: one entry per fixture (and its file name), one
+    per Sequence of Play fixture (``sequence``, LoD), and coverage."""
 
     game: str
     seed: int
     per_rule: int
     fixtures: list[dict[str, Any]] = field(default_factory=list)
     coverage: dict[str, Any] = field(default_factory=dict)
+    sequence: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -352,6 +375,7 @@ class Manifest:
             "seed": self.seed,
             "per_rule": self.per_rule,
             "fixtures": [dict(entry) for entry in self.fixtures],
+            "sequence": [dict(entry) for entry in self.sequence],
             "coverage": self.coverage,
         }
 
@@ -952,7 +976,8 @@ def build_fixtures(
 ) -> tuple[Manifest, list[dict[str, Any]]]:
     """Up to ``per_rule`` fixtures for each rule of ``RULES[game]``, in memory, with
     the manifest that indexes them (each entry names the file :func:`generate_fixtures`
-    would write it to).
+    would write it to). For LoD, the Sequence of Play fixtures follow the event ones
+    (up to ``per_rule`` per rule of ``SEQUENCE_RULES``), indexed under ``sequence``.
 
     The same ``seed`` gives equal fixtures. Games other than those of
     :data:`FIXTURE_GAMES` are refused.
@@ -987,6 +1012,14 @@ def build_fixtures(
             "faction": variant.faction, "expected_count": fixture["expected_count"],
         })  # fmt: skip
     manifest.coverage = coverage(manifest)
+    if game == "lod":
+        for fixture in build_sequence_fixtures(per_rule=per_rule):
+            fixtures.append(fixture)
+            manifest.sequence.append({
+                "id": fixture["id"], "file": f"{fixture['id']}.json", "rule": fixture["rule"],
+                "boundary": fixture["boundary"], "to_move": fixture["to_move"],
+                "expected_count": fixture["expected_count"],
+            })  # fmt: skip
     return manifest, fixtures
 
 
@@ -1006,7 +1039,7 @@ def generate_fixtures(
     manifest, fixtures = build_fixtures(game, per_rule=per_rule, seed=seed)
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
-    for entry, fixture in zip(manifest.fixtures, fixtures, strict=True):
+    for entry, fixture in zip([*manifest.fixtures, *manifest.sequence], fixtures, strict=True):
         (folder / entry["file"]).write_text(_dump(fixture), encoding="utf-8")
     (folder / "manifest.json").write_text(_dump(manifest.to_json()), encoding="utf-8")
     return manifest
@@ -1069,7 +1102,12 @@ def check_fixture_data(raw: dict[str, Any], source: str) -> list[str]:
     >>> chooser["sample_legal"][0]["deciders"] = ["british"]
     >>> check_fixture_data(chooser, "chooser")
     ["sample_legal[0]: deciders ['patriots'], expected ['british']"]
+
+    A Sequence of Play fixture (``format`` ``legalis-sequence-fixture/1``) is checked
+    by :func:`~legalis.verify.sequence_fixtures.check_sequence_fixture`.
     """
+    if raw.get("format") == SEQUENCE_FORMAT:
+        return check_sequence_fixture(raw, source)
     problems = _schema_problems(raw, FIXTURE_SCHEMA) or _document_problems(raw)
     if problems:
         return [f"schema: {problem}" for problem in problems]
@@ -1141,6 +1179,6 @@ def check_manifest(path: str | Path) -> list[str]:
     problems = [f"manifest: {p}" for p in _schema_problems(raw, MANIFEST_SCHEMA)]
     if problems:
         return problems
-    for entry in raw["fixtures"]:
+    for entry in [*raw["fixtures"], *raw.get("sequence", [])]:
         problems.extend(f"{entry['file']}: {p}" for p in check_fixture(folder / entry["file"]))
     return problems

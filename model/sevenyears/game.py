@@ -58,6 +58,23 @@ class SevenYearsGame:
         winner, condition = state.result
         return {"winner": PLAYERS[winner] if winner >= 0 else None, "condition": condition}
 
+    def describe_result(self, result: dict[str, Any] | None) -> str:
+        """The result of :meth:`result_of` for people.
+
+        >>> SevenYearsGame().describe_result({"winner": "french", "condition": "medals"})
+        'french wins on medals'
+        """
+        if result is None:
+            return "unfinished"
+        if result["winner"] is None:
+            return "a draw (campaigns and medals tied)"
+        how = {
+            "europe": "by winning the European Campaign",
+            "colonies": "on colonial campaigns won",
+            "medals": "on medals",
+        }[result["condition"]]
+        return f"{result['winner']} wins {how}"
+
     def describe_item(self, item: object) -> str:
         """A card of a hand, for people: ``Forts (4, any, any area)``."""
         card = self.data.cards[int(item)]  # type: ignore[call-overload]

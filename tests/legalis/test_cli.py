@@ -30,7 +30,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 def test_games_json_lists_the_registry(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "games", "--json")
     assert code == 0
-    assert [row["name"] for row in json.loads(out)] == ["sevenyears"]
+    assert [row["name"] for row in json.loads(out)] == ["lod", "sevenyears"]
 
 
 def test_moves_count_matches_the_view_of_the_same_state(
@@ -277,7 +277,7 @@ def test_demo_shows_moves_a_game_a_simulation_and_proofs(
 ) -> None:
     code, out, _ = run(capsys, "demo", "--games", "20", "--json")
     body = json.loads(out)
-    assert code == 0 and body["games"] == ["sevenyears"]
+    assert code == 0 and body["games"] == ["lod", "sevenyears"]
     assert body["legal_moves"]["count"] >= 2 and body["legal_moves"]["refused"]["rule"]
     assert sum(body["simulation"]["wins"].values()) == 20
     assert body["verify"]["findings"] == [] and body["game"]["result"] is not None
@@ -454,7 +454,10 @@ def test_fixtures_command_writes_a_checked_fixture_set(
     code, out, _ = run(capsys, "fixtures", "--game", "lod", "--out", str(tmp_path), "--json")
     body = json.loads(out)
     assert code == 0 and len(body["fixtures"]) >= 10
+    assert {e["rule"] for e in body["sequence"]} >= {"2.3.3 pass chain", "2.3.9 threshold"}
     assert check_manifest(tmp_path / "manifest.json") == []
+    code, out, _ = run(capsys, "fixtures", "lod", "--out", str(tmp_path / "one"), "--per-rule", "1")
+    assert code == 0 and "Sequence of Play fixtures" in out
     code, _, err = run(capsys, "fixtures", "--game", "sevenyears", "--out", str(tmp_path))
     assert code == 2 and "no fixtures for 'sevenyears'" in err and "lod, fitl" in err
 
@@ -1078,9 +1081,9 @@ def test_check_errors_name_check(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("argv", "allowed"),
     [
-        (("moves", "--game", "chess"), "(allowed: sevenyears, lod, fitl, eupop)"),
-        (("moves",), "(allowed: sevenyears, lod, fitl, eupop)"),
-        (("apply", "chess", "--move", "{}"), "(allowed: sevenyears, lod, fitl)"),
+        (("moves", "--game", "chess"), "(allowed: lod, sevenyears, fitl, eupop)"),
+        (("moves",), "(allowed: lod, sevenyears, fitl, eupop)"),
+        (("apply", "chess", "--move", "{}"), "(allowed: lod, sevenyears, fitl)"),
         (("deck",), "(allowed: eupop)"),
         (("bot",), "(allowed: lod)"),
         (("fixtures", "sevenyears"), "(allowed: lod, fitl)"),

@@ -59,6 +59,7 @@ EXPECTED = {
     "finding",
     "fixture",
     "fixture-manifest",
+    "sequence-fixture",
     "coin-deck-report",
     "eupop-state",
 }

@@ -12,6 +12,7 @@ from typing import Any
 import jsonschema
 import pytest
 from legalis.model.coin.limits import cap
+from legalis.model.coin.scenarios import load_scenario
 from legalis.model.coin.state import CoinState, state_from_json
 from legalis.model.errors import InputError
 from legalis.verify.fixtures import (
@@ -28,6 +29,7 @@ from legalis.verify.fixtures import (
     coverage,
     generate_fixtures,
 )
+from legalis.verify.sequence_fixtures import SEQUENCE_RULES, SEQUENCE_SCHEMA
 
 Sets = dict[str, tuple[Path, Manifest]]
 
@@ -108,7 +110,8 @@ def test_in_memory_fixtures_are_the_files(generated: Sets, game: str) -> None:
     folder, written = generated[game]
     manifest, fixtures = build_fixtures(game, per_rule=3, seed=7)
     assert manifest.to_json() == written.to_json() == load(folder / "manifest.json")
-    assert [load(folder / e["file"]) for e in manifest.fixtures] == fixtures
+    entries = [*manifest.fixtures, *manifest.sequence]
+    assert [load(folder / e["file"]) for e in entries] == fixtures
     assert all(check_fixture_data(f, f"memory:{f['id']}") == [] for f in fixtures)
 
 
@@ -340,7 +343,7 @@ def test_same_seed_same_bytes(tmp_path: Path, game: str) -> None:
     generate_fixtures(game, tmp_path / "b", seed=3)
     names = sorted(p.name for p in (tmp_path / "a").iterdir())
     assert names == sorted(p.name for p in (tmp_path / "b").iterdir())
-    assert len(names) == len(first.fixtures) + 1
+    assert len(names) == len(first.fixtures) + len(first.sequence) + 1
     for name in names:
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
 
@@ -350,7 +353,11 @@ def test_per_rule_limits_the_set(game: str) -> None:
     manifest, fixtures = build_fixtures(game, per_rule=1)
     assert sorted(e["rule"] for e in manifest.fixtures) == sorted(RULES[game])
     assert {e["boundary"] for e in manifest.fixtures} == {"at"}
-    assert [f["id"] for f in fixtures] == [e["id"] for e in manifest.fixtures]
+    entries = [*manifest.fixtures, *manifest.sequence]
+    assert [f["id"] for f in fixtures] == [e["id"] for e in entries]
+    # LoD: one Sequence of Play fixture per rule too, the first (``at``) of each
+    expected = sorted(SEQUENCE_RULES) if game == "lod" else []
+    assert sorted(e["rule"] for e in manifest.sequence) == expected
 
 
 Tamper = Callable[[dict[str, Any]], None]
@@ -446,3 +453,115 @@ def test_bad_arguments(tmp_path: Path) -> None:
     listed = tmp_path / "list.json"
     listed.write_text("[]", encoding="utf-8")
     assert check_fixture(listed)[0].startswith("schema")
+
+
+# ---------------------------------------------------------------------- Sequence of Play
+
+
+def sequence_of(generated: Sets) -> dict[tuple[str, str], dict[str, Any]]:
+    folder, manifest = generated["lod"]
+    return {(e["rule"], e["boundary"]): load(folder / e["file"]) for e in manifest.sequence}
+
+
+def moves_of(fixture: dict[str, Any]) -> list[dict[str, Any]]:
+    return [sample["move"] for sample in fixture["sample_legal"]]
+
+
+def test_sequence_fixtures_cover_their_rules_and_validate(generated: Sets) -> None:
+    folder, _ = generated["lod"]
+    found = sequence_of(generated)
+    assert {rule for rule, _ in found} == set(SEQUENCE_RULES)
+    jsonschema.Draft202012Validator.check_schema(SEQUENCE_SCHEMA)
+    for fixture in found.values():
+        jsonschema.validate(fixture, SEQUENCE_SCHEMA)
+        # the groups add up to the count, and every fixture holds against the engine
+        if fixture["expected_groups"]:
+            assert sum(fixture["expected_groups"].values()) == fixture["expected_count"]
+    assert check_manifest(folder / "manifest.json") == []
+    assert generated["fitl"][1].sequence == []
+
+
+def test_sequence_no_resources_worked_by_hand(generated: Sets) -> None:
+    fixture = sequence_of(generated)["2.3.4 no resources", "at"]
+    assert fixture["state"]["board"]["tracks"]["patriots_resources"] == 0
+    assert fixture["to_move"] == "patriots" and fixture["state"]["acted"] == []
+    # 2.3.4: the 1st Eligible may Pass or execute the Event (card 33 prints one side,
+    # with one execution here); every Patriot Command costs Resources (3.1): none
+    assert fixture["expected_groups"] == {"Event (unshaded)": 1, "Pass": 1}
+    assert {"type": "pass", "faction": "patriots"} in moves_of(fixture)
+    assert fixture["sample_illegal"] and {s["rule"] for s in fixture["sample_illegal"]} == {"3.1"}
+
+
+def test_sequence_pass_chain_worked_by_hand(generated: Sets) -> None:
+    fixture = sequence_of(generated)["2.3.3 pass chain", "at"]
+    state = fixture["state"]
+    # three Factions passed, the French are the last Eligible (2.3.3)
+    assert state["to_ask"] == ["french"] and state["acted"] == []
+    start = load_scenario("lod", "1775")
+    gains = {"patriots": 1, "indians": 1, "british": 2}
+    for faction, gain in gains.items():
+        track = f"{faction}_resources"
+        assert state["board"]["tracks"][track] == start.track(track) + gain
+    # 2.3.3: the last Eligible Faction passes too: the card ends, every Faction stays
+    # Eligible (2.3.6), the French gain 2, and the card on deck is played (2.3.7)
+    (after,) = [s["after"] for s in fixture["sample_legal"] if s["move"]["type"] == "pass"]
+    assert set(after["eligibility"].values()) == {"eligible"}
+    assert after["resources"]["french"] == state["board"]["tracks"]["french_resources"] + 2
+    assert after["card"]["number"] == state["on_deck"] and after["phase"] == "roll"
+    # 2.3.4: the French, before the Treaty, may take only their two Commands (2.3.9)
+    commands = {g for g in fixture["expected_groups"] if g.startswith("Command")}
+    assert commands == {"Command: Agent mobilization", "Command: Hortalez"}
+
+
+def test_sequence_trump_worked_by_hand(generated: Sets) -> None:
+    fixture = sequence_of(generated)["2.3.8 trump", "at"]
+    assert fixture["state"]["stroke"] == ["patriots", "Patriot Brilliant Stroke"]
+    # 2.3.8: the British may Trump the Patriots: play it, or let the Patriots' stand
+    assert fixture["to_move"] == "british" and fixture["expected_count"] == 2
+    assert {m["type"] for m in moves_of(fixture)} == {"stroke", "decline"}
+    after = {s["move"]["type"]: s["after"] for s in fixture["sample_legal"]}
+    # Trumped, the British card is carried out; declined, the Patriots' is
+    assert after["stroke"]["to_move"] == "british"
+    assert after["decline"]["to_move"] == "patriots"
+
+
+def test_sequence_treaty_threshold_worked_by_hand(generated: Sets) -> None:
+    at = sequence_of(generated)["2.3.9 threshold", "at"]
+    inside = sequence_of(generated)["2.3.9 threshold", "inside"]
+    for fixture, preparations in ((at, 15), (inside, 16)):
+        board = fixture["state"]["board"]
+        available = board["boxes"]["Available"]["pieces"].get("french_regular", 0)
+        blockades = board["boxes"]["West Indies"].get("markers", {}).get("blockade", 0)
+        assert available + blockades + board["tracks"]["cbc"] == preparations
+    # 2.3.9: more than 15: at 15 only the refusal, at 16 the Treaty may be played
+    assert at["expected_groups"] == {"Decline": 1}
+    assert [s["rule"] for s in at["sample_illegal"]] == ["2.3.9"]
+    assert inside["expected_groups"] == {"Decline": 1, "Stroke": 1}
+    treaty = {"type": "stroke", "faction": "french", "card": "Treaty of Alliance"}
+    assert treaty in moves_of(inside)
+
+
+def test_sequence_winter_victory_worked_by_hand(generated: Sets) -> None:
+    fixture = sequence_of(generated)["6.1 victory", "at"]
+    state = fixture["state"]
+    # 2.3.7: the Winter Quarters card revealed was switched in and is played now
+    assert state["stage"] == "roll" and state["card_title"] is not None
+    assert state["card"] not in state["deck"] and fixture["to_move"] == "chance"
+    # 7.2: Support exceeds Opposition by more than 10 and the CRC exceeds the CBC
+    board = state_from_json(state["board"], "lod")
+    assert board.total_support() - board.total_opposition() > 10
+    assert board.track("crc") > board.track("cbc")
+    (sample,) = fixture["sample_legal"]
+    result = sample["after"]["result"]
+    # 6.1: the Victory Check ends the game, the British win (7.2)
+    assert sample["after"]["phase"] == "over"
+    assert result["winner"] == "british" and result["rule"] == "7.2"
+
+
+def test_a_tampered_sequence_fixture_is_caught(generated: Sets) -> None:
+    fixture = copy.deepcopy(sequence_of(generated)["2.3.9 threshold", "at"])
+    fixture["expected_count"] = 2
+    fixture["expected_groups"] = {"Decline": 1, "Stroke": 1}
+    problems = check_fixture_data(fixture, "tampered")
+    assert any(p.startswith("count") for p in problems)
+    assert any(p.startswith("groups") for p in problems)
