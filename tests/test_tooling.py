@@ -81,3 +81,17 @@ def test_the_layering_contract_catches_the_model_importing_the_solver(tmp_path: 
     (tree / "legalis" / "model" / "shortcut.py").write_text("import legalis.solver.players\n")
     done = run([tool("lint-imports")], tree)
     assert done.returncode != 0 and "BROKEN" in done.stdout
+
+
+def test_every_subpackage_is_installed() -> None:
+    # a folder left out of pyproject's package list is missing from an installed copy
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+                 ["packages"])  # fmt: skip
+    found = {
+        ".".join(("legalis", *init.parent.relative_to(ROOT).parts))
+        for layer in LAYERS
+        for init in (ROOT / layer).rglob("__init__.py")
+    }
+    assert found <= listed, sorted(found - listed)
