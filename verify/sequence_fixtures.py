@@ -19,9 +19,11 @@ meets its victory conditions.
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import jsonschema
@@ -338,7 +340,13 @@ def _fixture(case: _Case, number: int) -> dict[str, Any]:
 
 def build_sequence_fixtures(*, per_rule: int = 2) -> list[dict[str, Any]]:
     """The Sequence of Play fixtures, up to ``per_rule`` for each rule of
-    :data:`SEQUENCE_RULES`, in its order (``at`` before ``inside``)."""
+    :data:`SEQUENCE_RULES`, in its order (``at`` before ``inside``): built once per
+    ``per_rule`` and copied out (they depend on nothing else)."""
+    return copy.deepcopy(_built(per_rule))
+
+
+@cache
+def _built(per_rule: int) -> list[dict[str, Any]]:
     taken: Counter[str] = Counter()
     out = []
     for case in _CASES:

@@ -19,8 +19,8 @@ its Special Activity after it, so that one action is not listed twice.
 >>> while state.is_chance:
 ...     state.play(state.sample_chance(rng))
 >>> view = state.legal_moves()
->>> Pass(state.to_move) in view, view.count() == sum(1 for _ in view)
-(True, True)
+>>> state.stage, Decline(state.to_move) in view, view.count() == sum(1 for _ in view)
+('window', True, True)
 """
 
 from __future__ import annotations
