@@ -33,6 +33,7 @@ from legalis.model.lod.command_base import RESOURCES
 from legalis.solver.lodgame.game import LodGame
 from legalis.solver.lodgame.moves import Pass, Roll, Stroke
 from legalis.solver.lodgame.state import LodState
+from legalis.solver.lodgame.views import ChainView
 
 __all__ = [
     "SEQUENCE_FORMAT",
@@ -137,6 +138,7 @@ class _Case:
     illegal: Callable[[LodState], list[Any]]
 
 
+@cache
 def _game() -> LodGame:
     return LodGame({"scenario": SCENARIO})
 
@@ -214,11 +216,13 @@ def _paid_commands(state: LodState) -> list[Any]:
     """The first Command of each kind the Faction could take with its Resources."""
     funded = _at_card([])
     game = _game()
+    view = funded.legal_moves()
+    assert isinstance(view, ChainView)
     firsts: dict[str, Any] = {}
-    for move in funded.legal_moves():
-        group = game.move_group(move)
-        if group.startswith("Command"):
-            firsts.setdefault(group, move)
+    for part in view.parts:  # one part a Command: its first move (a March has thousands)
+        move = next(iter(part), None)
+        if move is not None and game.move_group(move).startswith("Command"):
+            firsts.setdefault(game.move_group(move), move)
     return list(firsts.values())[:SAMPLES]
 
 

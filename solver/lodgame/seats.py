@@ -24,9 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from legalis.model.core.randomness import LoggedRandom
 from legalis.model.core.views import RandomSource
-from legalis.model.lod.battle import BlockadeShift
 from legalis.model.lod.command_base import Command
-from legalis.model.lod.special import SpecialActivity
 from legalis.solver.lodgame.moves import Decline, Done, During, Fight, Pass, PlayEvent, Redeploy
 from legalis.solver.lodgame.state import TREATY, LodState
 from legalis.solver.lodgame.views import refusal
@@ -219,7 +217,3 @@ class NonplayerSeat:
         if kind == "desertion":
             return nonplayer_desertion(coin, due[1], due[2], due[3], rng, trace)
         return state.legal_moves().random(rng)
-
-
-def _unused() -> tuple[type, ...]:
-    return (BlockadeShift, SpecialActivity)

@@ -598,7 +598,8 @@ HANDCRAFTED: list[tuple[tuple[str, ...], int | set[int]]] = [
     (("apply", "sevenyears", "--state", "@state", "--move", '{"type": "lay", "card": -1}'), 2),
     (("apply", "lod", *LOD_EVENT, "--move", '{"card": -1, "steps": [[["x", "y", -5]]]}'), 2),
     (("play", "sevenyears", "--british", "alien"), 2),
-    (("play", "lod"), 2),
+    (("play", "lod", "--seat", "british=alien"), 2),
+    (("play", "lod", "--scenario", "1812"), 2),
     (("play", "sevenyears", "--british", "human"), 2),  # stdin ends at once
     (("simulate", "sevenyears", "--games", "0"), 2),
     (("simulate", "sevenyears", "--games", "-5"), 2),
@@ -717,13 +718,13 @@ def test_a_state_of_another_game_is_named_as_such(
         ({"options": 5}, "line 1: options: expected an object, got 5"),
         ({"options": None}, "line 1: options: expected an object, got None"),
         ({"game": ["sevenyears"]}, "line 1: game: expected a game name, got ['sevenyears']"),
-        ({"game": "lod"}, "line 1: game: unknown game 'lod' (allowed: sevenyears)"),
+        ({"game": "chess"}, "line 1: game: unknown game 'chess' (allowed: lod, sevenyears)"),
         (
             {"options": {"reshuffle": "never"}},
             "line 1: options.reshuffle: bad value 'never' (allowed: plan_only, any_draw)",
         ),
     ],
-    ids=["options-number", "options-null", "game-list", "game-lod", "option-value"],
+    ids=["options-number", "options-null", "game-list", "game-unknown", "option-value"],
 )
 def test_a_log_header_of_the_wrong_shape_names_the_log_and_the_field(
     inputs: Inputs, header: dict[str, Any], message: str

@@ -420,7 +420,9 @@ def big_deck() -> dict[str, Any]:
     """The LoD sample deck three times over (renumbered): a request of a second or so."""
     raw = sample_deck_json("lod")
     cards = [
-        {**card, "number": card["number"] + 1000 * copy} for copy in range(3) for card in raw["card"]
+        {**card, "number": card["number"] + 1000 * copy}
+        for copy in range(3)
+        for card in raw["card"]
     ]
     return {**raw, "card": cards}
 
