@@ -7,7 +7,6 @@
 'chance'
 """
 
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 # The layers live beside this folder in a source checkout (model/, graphs/, solver/,
@@ -27,10 +26,19 @@ from legalis.model.errors import (  # noqa: E402  (the subpackages are found onl
 )
 from legalis.registry import games, load_game  # noqa: E402
 
-try:
-    __version__ = version("legalis")
-except PackageNotFoundError:  # a checkout used without installing it
-    __version__ = "unknown"
+
+def __getattr__(name: str) -> str:
+    """``__version__``, read from the install when first asked (the metadata reader
+    costs a play-only process some megabytes)."""
+    if name != "__version__":
+        raise AttributeError(f"module 'legalis' has no attribute {name!r}")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("legalis")
+    except PackageNotFoundError:  # a checkout used without installing it
+        return "unknown"
+
 
 __all__ = [
     "IllegalMoveError",

@@ -14,8 +14,6 @@ from typing import Any
 
 from legalis.model.core.game import Game
 from legalis.model.errors import InputError
-from legalis.model.sevenyears.game import SevenYearsGame
-from legalis.model.sevenyears.options import SevenYearsOptions
 
 
 @dataclass(frozen=True)
@@ -31,12 +29,25 @@ class GameEntry:
         return self.names()
 
 
+# Each game's model is imported when that game is first asked for: a process that
+# plays one game holds only that game's code.
+
+
 def _sevenyears(options: Mapping[str, Any] | None) -> Game:
+    from legalis.model.sevenyears.game import SevenYearsGame
+    from legalis.model.sevenyears.options import SevenYearsOptions
+
     return SevenYearsGame(SevenYearsOptions.from_json(dict(options) if options else None))
 
 
+def _sevenyears_options() -> tuple[str, ...]:
+    from legalis.model.sevenyears.options import SevenYearsOptions
+
+    return tuple(SevenYearsOptions().to_json())
+
+
 def _lod(options: Mapping[str, Any] | None) -> Game:
-    from legalis.solver.lodgame.game import LodGame  # the whole LoD model loads on first use
+    from legalis.solver.lodgame.game import LodGame
 
     return LodGame(options)
 
@@ -49,12 +60,7 @@ def _lod_options() -> tuple[str, ...]:
 
 _REGISTRY: dict[str, GameEntry] = {
     "lod": GameEntry("lod", "Liberty or Death", _lod, _lod_options),
-    "sevenyears": GameEntry(
-        "sevenyears",
-        SevenYearsGame.title,
-        _sevenyears,
-        lambda: tuple(SevenYearsOptions().to_json()),
-    ),
+    "sevenyears": GameEntry("sevenyears", "The Seven Years War", _sevenyears, _sevenyears_options),
 }
 
 

@@ -133,6 +133,9 @@ class CoinRules:
         self.stacking_slots = [
             slot for slot, p in enumerate(self.slot_piece) if data.pieces[p].stacking
         ]
+        # (location, piece type, status) -> the slots it counts, as asked so far:
+        # counting pieces is the commonest question a move generator asks
+        self.slot_ranges: dict[tuple[str, str, str | None], range] = {}
         self.marker_types: tuple[MarkerType, ...] = data.markers
         self.marker_index = {marker.id: i for i, marker in enumerate(data.markers)}
         for i, marker in enumerate(data.markers):
@@ -414,6 +417,14 @@ class CoinState:
 
     def _slot_range(self, location: str, piece_type: str, status: str | None) -> range:
         rules = self.rules
+        key = (location, piece_type, status)
+        found = rules.slot_ranges.get(key)
+        if found is None:
+            found = rules.slot_ranges[key] = self._new_slot_range(location, piece_type, status)
+        return found
+
+    def _new_slot_range(self, location: str, piece_type: str, status: str | None) -> range:
+        rules = self.rules
         loc = rules.location(location)
         piece = rules.piece(piece_type)
         base = loc * rules.n_slots
@@ -429,8 +440,10 @@ class CoinState:
         >>> CoinState.new("fitl").pieces("Available", "vc_guerrilla")
         30
         """
-        counts = self.counts
-        return sum(counts[i] for i in self._slot_range(location, piece_type, status))
+        slots = self._slot_range(location, piece_type, status)
+        if len(slots) == 1:
+            return self.counts[slots.start]
+        return sum(self.counts[slots.start : slots.stop])
 
     def _target(self, location: str, piece_type: str, status: str | None) -> int:
         # Pieces in a box have no Underground or Tunneled side: they sit at the

@@ -223,6 +223,10 @@ class CommandRules:
     carry_out: Callable[[CoinState, Command, list[str]], None]
     # the same Command's rules under other options, where options change them
     with_options: Callable[[CommandOptions], CommandRules] | None = None
+    # the moves whose selected spaces all lie in a set, ranked as such, where the
+    # Command can (else :func:`command_view` sifts its whole view)
+    moves_within: Callable[[CoinState, str, bool, bool, frozenset[str]],
+                           MoveView[Command]] | None = None  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -286,9 +290,25 @@ def command_view(
     limited: bool = False,
     free: bool = False,
     options: CommandOptions | None = None,
+    within: frozenset[str] | None = None,
 ) -> MoveView[Command]:
     """The legal moves of one Command for ``faction`` (empty when it may not be
-    executed now; :func:`command_refusal` on any move says why)."""
+    executed now; :func:`command_refusal` on any move says why); ``within``: only
+    those that select spaces there and nowhere else (an Event's free Command in
+    named spaces, 5.3), for a Command whose rules rank those alone
+    (``CommandRules.moves_within``).
+
+    >>> from legalis.model.lod.commands import command_view  # with the table of rules
+    >>> state = CoinState.new("lod")
+    >>> state.move_pieces("Available", "Boston", "british_regular", 2)
+    >>> state.set_track("british_resources", 5)
+    >>> every = command_view(state, "british", "march")
+    >>> into = command_view(state, "british", "march", within=frozenset({"Massachusetts"}))
+    >>> 0 < into.count() < every.count()
+    True
+    >>> all(m.spaces == ("Massachusetts",) for m in into)
+    True
+    """
     faction = faction_of(state, faction)
     rules = rules_for(faction, command, options)
     if rules is None:
@@ -301,8 +321,14 @@ def command_view(
     def refuse(move: object) -> Refusal | None:
         return command_refusal(state, move, options=options)
 
+    if within is not None and rules.moves_within is None:
+        raise InputError(f"the {rules.title} Command's moves cannot be narrowed to spaces",
+                         path="within")  # fmt: skip
     if command_allowed(state, faction, command) is not None:
         return ListedCommands([], refuse)
+    if within is not None:
+        assert rules.moves_within is not None
+        return rules.moves_within(state, faction, limited, free, within)
     found = rules.moves(state, faction, limited, free)
     if isinstance(found, list):  # a short list: keep exactly the moves the rules accept
         return ListedCommands([move for move in found if refuse(move) is None], refuse)

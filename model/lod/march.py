@@ -197,8 +197,9 @@ class _MarchProblem:
     destination may take, and the split counts of each origin."""
 
     def __init__(
-        self, state: CoinState, faction: str, limited: bool, free: bool, options: CommandOptions
-    ) -> None:
+        self, state: CoinState, faction: str, limited: bool, free: bool, options: CommandOptions,
+        within: frozenset[str] | None = None,
+    ) -> None:  # fmt: skip
         self.state, self.faction, self.limited, self.free = state, faction, limited, free
         self.options = options
         self.kit = _KITS[faction]
@@ -214,7 +215,8 @@ class _MarchProblem:
         # where an unpaid group, or a paid one, can arrive: other statuses count nothing
         self.unpaid_reach = self._reached(paid=False)
         self.paid_reach = self._reached(paid=True)
-        selectable = [d for d in sorted(spaces) if self.statuses(d) != [_UNSELECTED]]
+        selectable = [d for d in sorted(spaces) if (within is None or d in within)
+                      and self.statuses(d) != [_UNSELECTED]]  # fmt: skip
         self.destinations = _frontier_order(selectable, [self.reach[o] for o in self.origins])
         index = {d: i for i, d in enumerate(self.destinations)}
         # what each origin can really fill: reachable destinations that may be selected
@@ -771,12 +773,13 @@ def _activate(
 
 def march_view(
     state: CoinState, faction: str, *, limited: bool, free: bool,
-    options: CommandOptions | None = None,
+    options: CommandOptions | None = None, within: frozenset[str] | None = None,
 ) -> MoveView[Command]:  # fmt: skip
     """The legal Marches of ``faction`` (:func:`legalis.model.lod.commands.command_view`
-    adds the checks every Command shares)."""
+    adds the checks every Command shares); ``within``: only those whose destinations
+    all lie there (an Event's free March into named spaces, 5.3), ranked as such."""
     chosen = options or CommandOptions()
-    problem = _MarchProblem(state, faction, limited, free, chosen)
+    problem = _MarchProblem(state, faction, limited, free, chosen, within)
     return _MarchView(problem, lambda move: command_refusal(state, move, options=chosen))
 
 
@@ -791,11 +794,16 @@ def march_rules(faction: str, options: CommandOptions | None = None) -> CommandR
     def moves(state: CoinState, who: str, limited: bool, free: bool) -> MoveView[Command]:
         return march_view(state, who, limited=limited, free=free, options=chosen)
 
+    def moves_within(state: CoinState, who: str, limited: bool, free: bool,
+                     within: frozenset[str]) -> MoveView[Command]:  # fmt: skip
+        return march_view(state, who, limited=limited, free=free, options=chosen, within=within)
+
     def refuse(state: CoinState, move: Command) -> Refusal | None:
         return _march_refusal(state, move, chosen)
 
     return CommandRules("March", _RULE[faction], moves, refuse, _march_cost, _march,
-                        with_options=lambda other: march_rules(faction, other))  # fmt: skip
+                        with_options=lambda other: march_rules(faction, other),
+                        moves_within=moves_within)  # fmt: skip
 
 
 MARCH_RULES: dict[tuple[str, str], CommandRules] = {

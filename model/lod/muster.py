@@ -243,41 +243,50 @@ def _blockaded(state: CoinState, space: str) -> bool:
     return space != WEST_INDIES and state.markers(space, "blockade") > 0
 
 
-def _regulars_spaces(state: CoinState, options: CommandOptions) -> list[str]:
+def _takes_regulars(state: CoinState, space: str, options: CommandOptions) -> bool:
     """3.2.1: a City not Blockaded, a Colony next to one (or to any City, as the
     option says), or the West Indies once it is in play (1.3.7)."""
+    if space == WEST_INDIES:
+        return state.flag("toa_played")
     board = state.rules.map
-    found = []
-    for space in state.rules.spaces:
-        open_city = board.is_city(space) and not _blockaded(state, space)
-        beside = board.is_colony(space) and any(
-            board.is_city(n)
-            and not (options.muster_colony_beside_open_city and _blockaded(state, n))
-            for n in board.adjacent(space)
-        )
-        if open_city or beside:
-            found.append(space)
-    if state.flag("toa_played"):
-        found.append(WEST_INDIES)
-    return sorted(found)
+    if not board.has_space(space):
+        return False
+    if board.is_city(space):
+        return not _blockaded(state, space)
+    return board.is_colony(space) and any(
+        board.is_city(n)
+        and not (options.muster_colony_beside_open_city and _blockaded(state, n))
+        for n in board.adjacent(space)
+    )  # fmt: skip
+
+
+def _regulars_spaces(state: CoinState, options: CommandOptions) -> list[str]:
+    """The spaces that may take the Muster's Regulars (:func:`_takes_regulars`)."""
+    return sorted(s for s in [*state.rules.spaces, WEST_INDIES]
+                  if _takes_regulars(state, s, options))  # fmt: skip
+
+
+def _takes_tories(
+    state: CoinState, space: str, regulars_at: str | None, options: CommandOptions
+) -> bool:
+    """3.2.1: a City or Colony not at Active Opposition, containing or next to a
+    British Regular or Fort (counting Regulars this Muster places, as the option says)."""
+    board = state.rules.map
+    if not board.has_space(space) or not (board.is_city(space) or board.is_colony(space)):
+        return False
+
+    def british(where: str) -> bool:
+        if options.muster_tories_beside_new_regulars and where == regulars_at:
+            return True
+        return bool(state.pieces(where, "british_regular") or state.pieces(where, "british_fort"))
+
+    return state.support(space) != "active_opposition" and (
+        british(space) or any(british(n) for n in board.adjacent(space)))  # fmt: skip
 
 
 def _tory_spaces(state: CoinState, regulars_at: str | None, options: CommandOptions) -> list[str]:
-    """3.2.1: Cities and Colonies not at Active Opposition, containing or next to a
-    British Regular or Fort (counting Regulars this Muster places, as the option says)."""
-    board = state.rules.map
-
-    def british(space: str) -> bool:
-        if options.muster_tories_beside_new_regulars and space == regulars_at:
-            return True
-        return bool(state.pieces(space, "british_regular") or state.pieces(space, "british_fort"))
-
-    return sorted(
-        s for s in state.rules.spaces
-        if (board.is_city(s) or board.is_colony(s))
-        and state.support(s) != "active_opposition"
-        and (british(s) or any(british(n) for n in board.adjacent(s)))
-    )  # fmt: skip
+    """The spaces that may take the Muster's Tories (:func:`_takes_tories`)."""
+    return sorted(s for s in state.rules.spaces if _takes_tories(state, s, regulars_at, options))
 
 
 def _tory_most(state: CoinState, space: str) -> int:
@@ -365,19 +374,24 @@ class MusterView(_ChainView):
         limited: bool,
         free: bool,
         options: CommandOptions | None = None,
+        within: frozenset[str] | None = None,
     ) -> None:
         super().__init__(state)
         self.faction, self.limited, self.free = faction, limited, free
         self.options = options or CommandOptions()
         self._cache: dict[tuple[str, bool, bool], list[tuple[Key, list[Item]]]] = {}
+
+        def selectable(spaces: Iterable[str]) -> list[str]:
+            return [s for s in spaces if within is None or s in within]
+
         resources = budget(state, faction, free)
         caps = (resources if not free else state.track(RESOURCES[faction]),
                 state.available("tory"), 1, 1)[: 4 if limited else 3]  # fmt: skip
         regulars_most = min(MUSTER_REGULARS_MOST, state.available("british_regular"))
-        places = _regulars_spaces(state, self.options) if regulars_most else []
+        places = selectable(_regulars_spaces(state, self.options)) if regulars_most else []
         for regulars_at in [None, *places]:
-            tory_spaces = _tory_spaces(state, regulars_at, self.options)
-            spaces = sorted({*tory_spaces, *_regulars_spaces(state, self.options)})
+            tory_spaces = selectable(_tory_spaces(state, regulars_at, self.options))
+            spaces = sorted({*tory_spaces, *selectable(_regulars_spaces(state, self.options))})
             steps = [
                 self._choices(s, s == regulars_at, regulars_most, s in tory_spaces) for s in spaces
             ]
@@ -471,17 +485,16 @@ def muster_refusal(
         return Refusal("Regulars are placed in one space only", "3.2.1")
     regulars_at = next(iter(regulars), None)
     if regulars_at is not None:
-        if regulars_at not in _regulars_spaces(state, options):
+        if not _takes_regulars(state, regulars_at, options):
             return Refusal(f"{regulars_at}: Regulars go to a City not Blockaded, a Colony "
                            "next to one, or the West Indies", "3.2.1")  # fmt: skip
         if regulars[regulars_at] > MUSTER_REGULARS_MOST:
             return Refusal("up to six Regulars", "3.2.1")
         if regulars[regulars_at] > state.available("british_regular"):
             return Refusal("not enough British Regulars Available", "1.4.1")
-    tory_spaces = _tory_spaces(state, regulars_at, options)
     tories = {s: k["tory"] for s, k in placed.items() if "tory" in k}
     for space, n in tories.items():
-        if space not in tory_spaces:
+        if not _takes_tories(state, space, regulars_at, options):
             return Refusal(
                 f"{space}: Tories go to a City or Colony not at Active Opposition "
                 "with or next to British Regulars or a British Fort",
@@ -499,9 +512,9 @@ def muster_refusal(
     )
     if len(finishing) > 1:
         return Refusal("a Fort or Reward Loyalty in one Muster space only", "3.2.1")
-    selectable = set(tory_spaces) | set(_regulars_spaces(state, options))
     for space in move.spaces:
-        if space not in selectable:
+        if not (_takes_tories(state, space, regulars_at, options)
+                or _takes_regulars(state, space, options)):  # fmt: skip
             return Refusal(f"{space}: not a space where the British may Muster", "3.2.1")
         if not options.muster_idle_spaces and space not in placed and space not in removed:
             return Refusal(f"{space}: nothing placed there", "3.2.1")
@@ -656,11 +669,13 @@ class RallyView(_ChainView):
         limited: bool,
         free: bool,
         options: CommandOptions | None = None,
+        within: frozenset[str] | None = None,
     ) -> None:
         super().__init__(state)
         self.faction, self.limited, self.free = faction, limited, free
         self.options = options or CommandOptions()
-        self.candidates = _rally_spaces(state)
+        # Militia may still come from spaces outside ``within``: they are not selected
+        self.candidates = [s for s in _rally_spaces(state) if within is None or s in within]
         fort_spaces = [s for s in self.candidates if state.pieces(s, "patriot_fort")]
         resources = budget(state, faction, free)
         most = min(1 if limited else len(fort_spaces), resources)
@@ -987,6 +1002,8 @@ def muster_rules(options: CommandOptions | None = None) -> CommandRules:
         per_space,
         _muster,
         with_options=muster_rules,
+        moves_within=lambda state, faction, limited, free, within: MusterView(
+            state, faction, limited, free, chosen, within),
     )
 
 
@@ -1005,6 +1022,8 @@ def rally_rules(options: CommandOptions | None = None) -> CommandRules:
         per_space,
         _rally,
         with_options=rally_rules,
+        moves_within=lambda state, faction, limited, free, within: RallyView(
+            state, faction, limited, free, chosen, within),
     )
 
 

@@ -33,7 +33,7 @@ from legalis.model.coin.state import CoinState
 from legalis.model.core.views import ListView, MoveView, RandomSource, Refusal, Verdict
 from legalis.model.errors import IllegalMoveError, SolverLimitError
 from legalis.model.lod.battle import BlockadeShift, blockade_shift_refusal, blockade_shift_view
-from legalis.model.lod.command_base import Command
+from legalis.model.lod.command_base import Command, rules_for
 from legalis.model.lod.commands import available_commands, command_refusal, command_view
 from legalis.model.lod.special import (
     SpecialActivity,
@@ -348,12 +348,17 @@ def _command_parts(state: LodState, action: Action) -> list[MoveView[Any]]:
         names = (action.declared.name,)
     parts: list[MoveView[Any]] = []
     refuse = _refuser(state)
+    options = state.rules.command_options
     for name in names:
         if name not in available_commands(coin, faction):
             continue
+        # a grant's spaces narrow the view itself where the Command ranks them alone
+        rules = rules_for(faction, name, options)
+        within = None if action.spaces is None or rules is None or (
+            rules.moves_within is None) else frozenset(action.spaces)  # fmt: skip
         view = command_view(coin, faction, name, limited=action.limited, free=action.free,
-                            options=state.rules.command_options)  # fmt: skip
-        narrowed = _narrowing(state, action)
+                            options=options, within=within)  # fmt: skip
+        narrowed = _narrowing(state, action, spaces_checked=within is not None)
         if narrowed is None:
             parts.append(MappedView(view, _wrap_battle, refuse))
         else:
@@ -362,11 +367,13 @@ def _command_parts(state: LodState, action: Action) -> list[MoveView[Any]]:
     return parts
 
 
-def _narrowing(state: LodState, action: Action) -> Callable[[Command], bool] | None:
-    """What a Command of this action must also meet: a grant's spaces, the Leader on
-    the last Command of a Brilliant Stroke, the Command a Special Activity declared."""
+def _narrowing(state: LodState, action: Action, *, spaces_checked: bool = False
+               ) -> Callable[[Command], bool] | None:  # fmt: skip
+    """What a Command of this action must also meet: a grant's spaces (unless its
+    view already keeps to them), the Leader on the last Command of a Brilliant
+    Stroke, the Command a Special Activity declared."""
     checks: list[Callable[[Command], bool]] = []
-    if action.spaces is not None:
+    if action.spaces is not None and not spaces_checked:
         allowed = set(action.spaces)
         checks.append(lambda c: bool(c.spaces) and set(c.spaces) <= allowed)
     if action.leader and action.commands == 1:

@@ -652,3 +652,40 @@ def test_every_sampled_move_of_every_command_is_legal_and_sound(
                     after = apply_command(state, move).state
                 assert after.invariant_problems() == [], (move, after.invariant_problems())
     assert state.to_json() == before  # the input is never changed
+
+
+NARROWED = (("british", "march"), ("british", "muster"), ("patriots", "march"),
+            ("patriots", "rally"), ("indians", "march"))  # fmt: skip
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    scenario=st.sampled_from(["1775", "1776", "1778"]),
+    resources=st.integers(1, 4),
+    limited=st.booleans(),
+    pick=st.integers(0, 10**6),
+)
+def test_a_view_narrowed_to_spaces_is_the_whole_view_sifted(
+    scenario: str, resources: int, limited: bool, pick: int
+) -> None:
+    # 5.3: an Event's free Command in named spaces selects only those spaces; a Command
+    # that ranks them alone offers exactly the moves of its whole view that do
+    state = load_scenario("lod", scenario)
+    for faction in ("british", "patriots", "indians"):
+        state.set_track(f"{faction}_resources", resources)
+    rng = random.Random(pick)
+    within = frozenset(rng.sample(sorted(state.rules.spaces), rng.randint(1, 3)))
+    for faction, command in NARROWED:
+        whole = command_view(state, faction, command, limited=limited)
+        if whole.count() > 5_000:
+            continue
+        narrowed = command_view(state, faction, command, limited=limited, within=within)
+        sifted = {m for m in whole if m.spaces and set(m.spaces) <= within}
+        assert narrowed.count() == len(sifted), (faction, command, within)
+        assert set(narrowed) == sifted, (faction, command, within)
+
+
+def test_a_command_that_cannot_rank_narrowed_moves_says_so() -> None:
+    state = CoinState.new("lod")
+    with pytest.raises(InputError, match="cannot be narrowed"):
+        command_view(state, "british", "garrison", within=frozenset({"Boston"}))
