@@ -294,6 +294,7 @@ class LodState:
         if refused is not None:
             raise IllegalMoveError(refused.reason, rule=refused.rule)
         self.log = []
+        self.cache = {}  # what was known of the state before the move
         self._carry_out(move)
         self.cache = {}
 

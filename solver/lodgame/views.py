@@ -507,7 +507,19 @@ def _event_allowed(state: LodState) -> bool:
 
 
 def refusal(state: LodState, move: object) -> Refusal | None:
-    """Why ``move`` is not legal at ``state`` (None: it is)."""
+    """Why ``move`` is not legal at ``state`` (None: it is). The answer is kept with
+    the state's cache: a seat asks before it moves, and ``play`` asks again."""
+    try:
+        known = state.cache.setdefault("refusals", {})
+        if move in known:
+            return known[move]  # type: ignore[no-any-return]
+    except TypeError:  # a move that cannot be hashed is asked afresh
+        return _refusal(state, move)
+    found = known[move] = _refusal(state, move)
+    return found
+
+
+def _refusal(state: LodState, move: object) -> Refusal | None:
     if state.stage == "over":
         return Refusal("the game is over", "7.1")
     if state.stage == "prepare":

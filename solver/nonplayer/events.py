@@ -230,27 +230,14 @@ def harm_target(
 # ---------------------------------------------------------------------- 8.3.3
 
 
-def _strip(doc: dict[str, Any], friendly: set[str]) -> dict[str, Any]:
-    """The state's JSON without the friendly pieces (in spaces and boxes)."""
-    out = dict(doc)
-    for key in ("spaces", "boxes"):
-        out[key] = {
-            name: {
-                **entry,
-                "pieces": {p: n for p, n in entry["pieces"].items() if p not in friendly},
-            }
-            for name, entry in doc[key].items()
-        }
-    return out
-
-
-def _map_count(doc: dict[str, Any], pieces: set[str]) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for name, entry in doc["spaces"].items():
-        for piece, n in entry["pieces"].items():
-            if piece in pieces:
-                counts[name] = counts.get(name, 0) + (sum(n.values()) if isinstance(n, dict) else n)
-    return counts
+def _friendly_per_space(state: CoinState, slots: list[bool]) -> list[int]:
+    """The friendly pieces (``slots`` marks their slots) in each map space."""
+    rules, counts = state.rules, state.counts
+    width = rules.n_slots
+    return [
+        sum(counts[base + slot] for slot in range(width) if slots[slot])
+        for base in range(0, rules.n_spaces * width, width)
+    ]
 
 
 def ineffective_reason(before: CoinState, after: CoinState, faction: str) -> str | None:
@@ -268,16 +255,18 @@ def ineffective_reason(before: CoinState, after: CoinState, faction: str) -> str
     )
     if (shift < 0) if _royalist(before, faction) else (shift > 0):
         return "the Support-Opposition difference shifts in favour of the enemy (8.3.6)"
-    data = before.rules.data
+    rules = before.rules
     friends = set(_friends(before, faction))
-    friendly = {p.id for p in data.pieces if p.faction in friends}
-    jb, ja = before.to_json(), after.to_json()
-    if _strip(jb, friendly) == _strip(ja, friendly):
-        was, now = _map_count(jb, friendly), _map_count(ja, friendly)
-        gained = any(now.get(space, 0) > n for space, n in was.items()) or any(
-            space not in was for space in now
-        )
-        if not gained and sum(now.values()) < sum(was.values()):
+    slots = [rules.piece_types[piece].faction in friends for piece in rules.slot_piece]
+    # the change but for friendly pieces: after's friendly pieces put back as they were
+    others = after.copy()
+    for index, friendly in enumerate(slots * len(rules.locations)):
+        if friendly:
+            others.counts[index] = before.counts[index]
+    if others == before:
+        was, now = _friendly_per_space(before, slots), _friendly_per_space(after, slots)
+        gained = any(n > old for n, old in zip(now, was, strict=True))
+        if not gained and sum(now) < sum(was):
             return "its only effect removes friendly pieces without replacing them"
     return None
 
