@@ -128,6 +128,50 @@ class ListView(MoveView[M]):
         return self._justify(move) if self._justify else super().justification(move)
 
 
+class SiftedListView(MoveView[M]):
+    """A short list of candidate moves, of which those ``keep`` accepts are legal:
+    sifted when first counted or listed, but asked whether any is legal, it stops
+    at the first one kept.
+
+    >>> view = SiftedListView([1, 2, 3, 4], lambda n: n % 2 == 0, lambda m: None)
+    >>> bool(view), list(view), view.count()
+    (True, [2, 4], 2)
+    """
+
+    def __init__(
+        self,
+        candidates: Sequence[M],
+        keep: Callable[[M], bool],
+        refuse: Callable[[object], Refusal | None],
+    ) -> None:
+        self._candidates = candidates
+        self._keep = keep
+        self._refuse = refuse
+        self._moves: list[M] | None = None
+
+    def _sifted(self) -> list[M]:
+        if self._moves is None:
+            self._moves = [move for move in self._candidates if self._keep(move)]
+        return self._moves
+
+    def __iter__(self) -> Iterator[M]:
+        return iter(self._sifted())
+
+    def count(self) -> int:
+        return len(self._sifted())
+
+    def nth(self, index: int) -> M:
+        return self._sifted()[index]
+
+    def __bool__(self) -> bool:
+        if self._moves is not None:
+            return bool(self._moves)
+        return any(self._keep(move) for move in self._candidates)
+
+    def refusal(self, move: object) -> Refusal | None:
+        return self._refuse(move)
+
+
 class SubsetView(MoveView[M]):
     """A view whose moves are choices of items from a pool (discard these cards).
 

@@ -26,7 +26,7 @@ from math import prod
 from typing import Any
 
 from legalis.model.coin.state import CoinState, markers_out_of
-from legalis.model.core.views import ListView, MoveView, Refusal
+from legalis.model.core.views import ListView, MoveView, Refusal, SiftedListView
 from legalis.model.errors import IllegalMoveError, InputError
 from legalis.model.lod.battle import DieSource
 from legalis.model.lod.command_base import (
@@ -385,7 +385,7 @@ def special_view(
         for city in howe
         for m in _MOVES[(faction, name)](after_howe(state, faction, city), faction, name, command)
     ]
-    return ListView([m for m in found if special_refusal(state, m) is None], refuse)
+    return SiftedListView(found, lambda m: special_refusal(state, m) is None, refuse)
 
 
 # ---------------------------------------------------------------------- refusal and apply

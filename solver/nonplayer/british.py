@@ -508,6 +508,7 @@ class _GarrisonPlan:
         }
         self.moves: Counter[tuple[str, str]] = Counter()
         self.limited = context.scope.limited
+        self._spare: dict[str, int] = {}  # by origin, until the next Regulars are sent
 
     @property
     def destinations(self) -> set[str]:
@@ -521,6 +522,12 @@ class _GarrisonPlan:
         """Regulars ``origin`` can send: two more Royalist than Rebellion pieces left
         where the British Control it; the last Regular only from Population 0 or
         Active Support."""
+        known = self._spare.get(origin)
+        if known is None:
+            known = self._spare[origin] = self._spare_now(origin)
+        return known
+
+    def _spare_now(self, origin: str) -> int:
         work = self.work
         if origin in self.destinations:
             return 0
@@ -559,10 +566,14 @@ class _GarrisonPlan:
             k = min(self.spare(origin), n - sent)
             self.work.move_pieces(origin, city, "british_regular", k)
             self.moves[(origin, city)] += k
+            self._spare.clear()
             sent += k
 
     def total_spare(self, city: str) -> int:
         return sum(self.spare(o) for o in self.have if o != city)
+
+    def can_send_to(self, city: str) -> bool:
+        return any(self.spare(o) > 0 for o in self.have if o != city)
 
     def add_control(self, options: BritishOptions) -> None:
         """First bullet: just enough Regulars for British Control of Cities, those
@@ -637,7 +648,7 @@ class _GarrisonPlan:
             pool = [
                 c
                 for c in self.cities
-                if c not in done and self.may_receive(c) and self.total_spare(c) > 0
+                if c not in done and self.may_receive(c) and self.can_send_to(c)
             ]
             chosen = select_spaces(
                 self.work, pool, priorities, 1, self.context.rng, self.context.trace
