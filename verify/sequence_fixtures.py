@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -386,28 +386,29 @@ def check_sequence_fixture(raw: Mapping[str, Any], source: str) -> list[str]:
     groups = {} if state.is_chance else _groups(game, view)
     if groups != raw["expected_groups"]:
         problems.append(f"groups: the engine finds {groups}, expected {raw['expected_groups']}")
-    for index, sample in enumerate(raw["sample_legal"]):
-        where = f"sample_legal[{index}]"
-        try:
-            move = game.move_from_json(sample["move"])
-        except InputError as error:
-            problems.append(f"{where}: {error}")
-            continue
+    for where, sample, move in _samples(game, raw, "sample_legal", problems):
         refused = view.refusal(move)
         if refused is not None:
             problems.append(f"{where}: refused ({refused.rule}): {refused.reason}")
         elif (after := _after(game, state, move)) != sample["after"]:
             problems.append(f"{where}: after {after}, expected {sample['after']}")
-    for index, sample in enumerate(raw["sample_illegal"]):
-        where = f"sample_illegal[{index}]"
-        try:
-            move = game.move_from_json(sample["move"])
-        except InputError as error:
-            problems.append(f"{where}: {error}")
-            continue
+    for where, sample, move in _samples(game, raw, "sample_illegal", problems):
         refused = view.refusal(move)
         if refused is None:
             problems.append(f"{where}: accepted, expected refused under {sample['rule']}")
         elif refused.rule != sample["rule"]:
             problems.append(f"{where}: refused under {refused.rule}, expected {sample['rule']}")
     return problems
+
+
+def _samples(
+    game: LodGame, raw: Mapping[str, Any], key: str, problems: list[str]
+) -> Iterator[tuple[str, Mapping[str, Any], Any]]:
+    """Each sample of ``raw[key]`` with where it stands and its move, read from its
+    JSON (one that cannot be read is a problem, and skipped)."""
+    for index, sample in enumerate(raw[key]):
+        where = f"{key}[{index}]"
+        try:
+            yield where, sample, game.move_from_json(sample["move"])
+        except InputError as error:
+            problems.append(f"{where}: {error}")
