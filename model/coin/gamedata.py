@@ -23,7 +23,7 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from typing import Any, TypeVar
 
@@ -50,7 +50,6 @@ __all__ = [
     "parse_game_data",
 ]
 
-_T = TypeVar("_T")
 
 GAME_PACKAGES: dict[str, str] = {"lod": "legalis.model.lod", "fitl": "legalis.model.fitl"}
 """The COIN games with bundled data, and the package holding each game's files."""
@@ -290,6 +289,13 @@ class CardList:
     ordered: bool
 
 
+_T = TypeVar("_T")
+
+# the lists of a game's data whose items are looked up by id or name
+_LOOKED_UP = ("factions", "pieces", "boxes", "tracks", "pools", "markers", "restrictions",
+              "control", "leaders", "card_lists")  # fmt: skip
+
+
 @dataclass(frozen=True)
 class GameData:
     """The whole configuration of one COIN game, as read from its ``game.toml``.
@@ -326,13 +332,33 @@ class GameData:
 
     # ---------------------------------------------------------------- lookups
 
+    @cached_property
+    def _by_key(self) -> dict[tuple[str, str], Any]:
+        """Each listed item by (list, id) and (list, name); the first item of a list
+        holding the key wins, as a search in order would find it."""
+        found: dict[tuple[str, str], Any] = {}
+        for field in _LOOKED_UP:
+            for item in getattr(self, field):
+                for key in (getattr(item, "id", None), getattr(item, "name", None)):
+                    if key is not None:
+                        found.setdefault((field, key), item)
+        return found
+
+    def _lookup(self, field: str, wanted: str, path: str, what: str, kind: type[_T]) -> _T:
+        item = self._by_key.get((field, wanted))
+        if item is None:
+            allowed = [_key(i) for i in getattr(self, field)]
+            raise InputError(f"unknown {what} {wanted!r}", path=path, allowed=allowed)
+        assert isinstance(item, kind)
+        return item
+
     def faction(self, faction_id: str, *, path: str = "faction") -> Faction:
         """The Faction with this id (its name is accepted too).
 
         >>> load_game_data("lod").faction("Patriots").id
         'patriots'
         """
-        return _find(self.factions, faction_id, path, "Faction")
+        return self._lookup("factions", faction_id, path, "Faction", Faction)
 
     def piece(self, piece_id: str, *, path: str = "piece") -> PieceType:
         """The piece type with this id (its name is accepted too).
@@ -344,7 +370,7 @@ class GameData:
         ...
         legalis.model.errors.InputError: piece: unknown piece type 'tank' (allowed: ...)
         """
-        return _find(self.pieces, piece_id, path, "piece type")
+        return self._lookup("pieces", piece_id, path, "piece type", PieceType)
 
     def box(self, name: str, *, path: str = "box") -> Box:
         """The box with this name (its id is accepted too).
@@ -352,7 +378,7 @@ class GameData:
         >>> load_game_data("fitl").box("out_of_play").name
         'Out of Play'
         """
-        return _find(self.boxes, name, path, "box")
+        return self._lookup("boxes", name, path, "box", Box)
 
     def track(self, track_id: str, *, path: str = "track") -> Track:
         """The track with this id (its name is accepted too).
@@ -360,7 +386,7 @@ class GameData:
         >>> load_game_data("fitl").track("aid").hi
         75
         """
-        return _find(self.tracks, track_id, path, "track")
+        return self._lookup("tracks", track_id, path, "track", Track)
 
     def pool(self, pool_id: str, *, path: str = "pool") -> MarkerPool:
         """The marker pool with this id.
@@ -368,7 +394,7 @@ class GameData:
         >>> load_game_data("lod").pool("squadrons").count
         3
         """
-        return _find(self.pools, pool_id, path, "marker pool")
+        return self._lookup("pools", pool_id, path, "marker pool", MarkerPool)
 
     def marker(self, marker_id: str, *, path: str = "marker") -> MarkerType:
         """The marker kind with this id (its name is accepted too).
@@ -376,7 +402,7 @@ class GameData:
         >>> load_game_data("fitl").marker("sabotage").space_types
         ('LoC',)
         """
-        return _find(self.markers, marker_id, path, "marker")
+        return self._lookup("markers", marker_id, path, "marker", MarkerType)
 
     def restriction(self, restriction_id: str) -> Restriction:
         """The placement restriction with this id.
@@ -384,7 +410,9 @@ class GameData:
         >>> load_game_data("lod").restriction("indians_not_in_cities").rule
         '1.4.2'
         """
-        return _find(self.restrictions, restriction_id, "restriction", "restriction")
+        return self._lookup(
+            "restrictions", restriction_id, "restriction", "restriction", Restriction
+        )
 
     def control_rule(self, control_id: str) -> ControlRule:
         """The Control rule with this id.
@@ -392,7 +420,7 @@ class GameData:
         >>> load_game_data("fitl").control_rule("nva").factions
         ('nva',)
         """
-        return _find(self.control, control_id, "control", "control")
+        return self._lookup("control", control_id, "control", "control", ControlRule)
 
     def leader(self, name: str, *, path: str = "leader") -> Leader:
         """The Leader with this name.
@@ -400,7 +428,7 @@ class GameData:
         >>> load_game_data("lod").leader("Brant").faction
         'indians'
         """
-        return _find(self.leaders, name, path, "Leader")
+        return self._lookup("leaders", name, path, "Leader", Leader)
 
     def card_list(self, list_id: str, *, path: str = "list") -> CardList:
         """The card list with this id.
@@ -408,7 +436,7 @@ class GameData:
         >>> "Treaty of Alliance" in load_game_data("lod").card_list("brilliant_strokes").allowed
         True
         """
-        return _find(self.card_lists, list_id, path, "list")
+        return self._lookup("card_lists", list_id, path, "list", CardList)
 
     def flag_ids(self) -> list[str]:
         """The ids of the game's flags.
@@ -437,13 +465,6 @@ class GameData:
 
 def _key(item: Any) -> str:
     return str(getattr(item, "id", None) or getattr(item, "name", None) or item)
-
-
-def _find(items: tuple[_T, ...], wanted: str, path: str, what: str) -> _T:
-    for item in items:
-        if wanted in (getattr(item, "id", None), getattr(item, "name", None)):
-            return item
-    raise InputError(f"unknown {what} {wanted!r}", path=path, allowed=[_key(i) for i in items])
 
 
 # ---------------------------------------------------------------------- reading

@@ -407,48 +407,76 @@ def _decision(state: CoinState, step: Step, context: Context) -> Decision | None
 
 def space_matches(state: CoinState, space: str, where: fx.Filter, context: Context) -> bool:
     """Whether ``space`` matches ``where`` in ``state``."""
+    return _matcher(state, where, context)(space)
+
+
+def _matcher(state: CoinState, where: fx.Filter, context: Context) -> Callable[[str], bool]:
+    """``where`` as a test of one space: the filter is read once, so that testing
+    every space of the map does not walk it again for each; the state is read when
+    a space is tested."""
     board = state.rules.map
     if isinstance(where, fx.Anywhere):
-        return board.has_space(space)
+        return board.has_space
     if isinstance(where, fx.NamedSpaces):
-        return space in where.names
+        names = where.names
+        return lambda space: space in names
     if isinstance(where, fx.AllOf):
-        return all(space_matches(state, space, f, context) for f in where.filters)
+        parts = [_matcher(state, f, context) for f in where.filters]
+        return lambda space: all(part(space) for part in parts)
     if isinstance(where, fx.AnyOf):
-        return any(space_matches(state, space, f, context) for f in where.filters)
+        parts = [_matcher(state, f, context) for f in where.filters]
+        return lambda space: any(part(space) for part in parts)
     if isinstance(where, fx.NoneOf):
-        return not space_matches(state, space, where.filter, context)
+        inner = _matcher(state, where.filter, context)
+        return lambda space: not inner(space)
     if isinstance(where, fx.BoundSpaces):
         bound = context.bound(where.name)
-        return isinstance(bound, tuple) and space in bound
-    if not board.has_space(space):
-        return False  # the other filters describe map spaces, never boxes
-    info = board.space(space)
+        spaces = bound if isinstance(bound, tuple) else ()
+        return lambda space: space in spaces
+    on_map = _map_matcher(state, where, context)
+    # the other filters describe map spaces, never boxes
+    return lambda space: board.has_space(space) and on_map(space)
+
+
+def _map_matcher(state: CoinState, where: fx.Filter, context: Context) -> Callable[[str], bool]:
+    """A filter about map spaces as a test of one map space."""
+    board = state.rules.map
     if isinstance(where, fx.TypeIs):
-        return info.type in where.types
+        types = where.types
+        return lambda space: board.space(space).type in types
     if isinstance(where, fx.PopulationIs):
-        return fx.COMPARE[where.compare](info.population, where.value)
+        compare, population = fx.COMPARE[where.compare], where.value
+        return lambda space: compare(board.space(space).population, population)
     if isinstance(where, fx.ControlIs):
-        control = state.control(space)
-        return (control or "none") == where.control
+        control = where.control
+        return lambda space: (state.control(space) or "none") == control
     if isinstance(where, fx.PiecesPresent):
-        present = sum(state.pieces(space, piece, where.status) for piece in where.pieces)
-        return fx.COMPARE[where.compare](present, where.value)
+        pieces, status = where.pieces, where.status
+        compare, present = fx.COMPARE[where.compare], where.value
+        return lambda space: compare(
+            sum(state.pieces(space, piece, status) for piece in pieces), present
+        )
     if isinstance(where, fx.SupportIs):
-        return state.support(space) in where.levels
+        levels = where.levels
+        return lambda space: state.support(space) in levels
     if isinstance(where, fx.AdjacentTo):
-        return any(
-            space_matches(state, other, where.filter, context)
-            for other in within(state, space, where.distance, include_self=where.include_self)
+        near = _matcher(state, where.filter, context)
+        distance, include_self = where.distance, where.include_self
+        return lambda space: any(
+            near(other) for other in within(state, space, distance, include_self=include_self)
         )
     if isinstance(where, fx.MarkersPresent):
-        return fx.COMPARE[where.compare](state.markers(space, where.marker), where.value)
+        marker, compare, markers = where.marker, fx.COMPARE[where.compare], where.value
+        return lambda space: compare(state.markers(space, marker), markers)
     if isinstance(where, fx.CountryIs):
-        return info.country in where.countries
+        countries = where.countries
+        return lambda space: board.space(space).country in countries
     if isinstance(where, fx.TerrainIs):
-        return info.terrain in where.terrains
+        terrains = where.terrains
+        return lambda space: board.space(space).terrain in terrains
     assert isinstance(where, fx.CoastalIs)
-    return info.coastal == where.coastal
+    coastal = where.coastal
+    return lambda space: board.space(space).coastal == coastal
 
 
 def within(state: CoinState, space: str, distance: int, *, include_self: bool) -> list[str]:
@@ -472,8 +500,9 @@ def within(state: CoinState, space: str, distance: int, *, include_self: bool) -
 def matching(state: CoinState, where: fx.Filter, context: Context) -> list[str]:
     """Every map space (and, by name, box) that ``where`` matches, in map order."""
     board = state.rules.map
+    matches = _matcher(state, where, context)
     candidates = [s.name for s in board.spaces] + list(board.boxes)
-    return [name for name in candidates if space_matches(state, name, where, context)]
+    return [name for name in candidates if matches(name)]
 
 
 def condition_holds(state: CoinState, condition: fx.Condition, context: Context) -> bool:
@@ -740,18 +769,14 @@ def _piece_choice(state: CoinState, effect: Step, context: Context) -> PieceChoi
     if isinstance(effect, fx.Place):
         source = _box_name(state, effect.source)
         pool = tuple(state.pieces(source, p) for p in types)
+        stacking = tuple(_stacks(state, p) for p in types)
         for space in matching(state, effect.where.filter, context):
             if space == source:
                 continue
-            room = stacking_room(state, space)
-            row = tuple(
-                (room if _stacks(state, p) else _UNLIMITED) if may_hold(state, p, space)[0] else 0
-                for p in types
-            )
+            room, row = _entry_room(state, space, types, stacking)
             spaces.append(space)
             rooms.append(row)
             shared.append(room)
-        stacking = tuple(_stacks(state, p) for p in types)
         if any(stacking):
             space_room = tuple(shared)
             # only the kinds that stack share the room (Forts beside Tories)
@@ -773,11 +798,15 @@ def _piece_choice(state: CoinState, effect: Step, context: Context) -> PieceChoi
         else:
             types, optional = _kinds_by_status(state, effect, context, types)
         may_leave = _may_leave(state, effect, context)
+        counted = [_counted_statuses(state, kind, statuses) for kind in types]
         for space in matching(state, effect.where.filter, context):
             spaces.append(space)
             rooms.append(
                 tuple(
-                    _present(state, space, p, statuses) if may_leave(space, p) else 0 for p in types
+                    sum(state.pieces(space, piece, s) for s in read)
+                    if may_leave(space, kind)
+                    else 0
+                    for kind, (piece, read) in zip(types, counted, strict=True)
                 )
             )
     keep = [i for i, row in enumerate(rooms) if any(row)]
@@ -912,7 +941,8 @@ def _kinds_by_status(
     statuses = _statuses_taken(state, effect, context)
     kinds: list[str] = []
     for piece in types:
-        taken = [s for s in statuses if s in data.piece(piece).statuses]
+        allowed = data.piece(piece).statuses
+        taken = [s for s in statuses if s in allowed]
         if len(taken) > 1 and isinstance(effect, fx.Remove | fx.Replace | fx.MovePieces):
             kinds += [f"{piece}{STATUS_MARK}{status}" for status in taken]
         else:
@@ -931,12 +961,29 @@ def _kinds_by_status(
     return tuple(kinds + own_tunnels), (False,) * len(kinds) + (True,) * len(own_tunnels)
 
 
-def _present(state: CoinState, space: str, kind: str, statuses: tuple[str | None, ...]) -> int:
+def _counted_statuses(
+    state: CoinState, kind: str, statuses: tuple[str | None, ...]
+) -> tuple[str, tuple[str | None, ...]]:
+    """A choice's kind as its piece type and the statuses its pieces are taken in:
+    the kind's own status, else those of ``statuses`` the type can have."""
     piece, status = piece_and_status(kind)
     if status is not None:
-        return state.pieces(space, piece, status)
+        return piece, (status,)
     allowed = state.rules.data.piece(piece).statuses
-    return sum(state.pieces(space, piece, s) for s in statuses if s in allowed)
+    return piece, tuple(s for s in statuses if s in allowed)
+
+
+def _entry_room(
+    state: CoinState, space: str, types: tuple[str, ...], stacking: tuple[bool, ...]
+) -> tuple[int, tuple[int, ...]]:
+    """The stacking room of ``space`` and how many pieces of each type may enter it
+    (5.1.1): that room for a type that stacks (``stacking``), no limit for another,
+    none where the type may not be."""
+    room = stacking_room(state, space)
+    return room, tuple(
+        (room if stacks else _UNLIMITED) if may_hold(state, piece, space)[0] else 0
+        for piece, stacks in zip(types, stacking, strict=True)
+    )
 
 
 def _describe(effect: Any, number: int) -> str:
@@ -957,16 +1004,13 @@ def arrival_spaces(
     room is limited to the pieces actually moving; the spaces they leave are
     excluded only later (:func:`arrival_choice`)."""
     types = tuple(effect.pieces)
-    stacking = any(_stacks(state, p) for p in types)
+    stacking = tuple(_stacks(state, p) for p in types)
+    shared = any(stacking)
     out = []
     for space in matching(state, effect.to.filter, context):
-        room = stacking_room(state, space)
-        row = tuple(
-            (room if _stacks(state, p) else _UNLIMITED) if may_hold(state, p, space)[0] else 0
-            for p in types
-        )
+        room, row = _entry_room(state, space, types, stacking)
         if any(row):
-            out.append((space, row, room if stacking else None))
+            out.append((space, row, room if shared else None))
     return tuple(out)
 
 
@@ -1324,14 +1368,8 @@ def _apply_choice(
     # Remove, Replace and the departure of a Move take pieces from spaces
     statuses = _statuses_taken(state, step, context)
     taken: list[tuple[str, str, int]] = []
-    order: tuple[str | None, ...]
     for space, kind, amount in atoms:
-        piece, status = piece_and_status(kind)
-        if status is not None:
-            order = (status,)
-        else:
-            allowed = state.rules.data.piece(piece).statuses
-            order = tuple(s for s in statuses if s in allowed)
+        piece, order = _counted_statuses(state, kind, statuses)
         left = amount
         for status in order:
             here = min(left, state.pieces(space, piece, status))
@@ -1490,7 +1528,7 @@ def _set_lasting(state: CoinState, effect: fx.SetLasting, context: Context, log:
             "kind": effect.kind,
             "side": side if effect.kind == "capability" else None,
             "duration": effect.duration,
-            "rules": _rule_tables(effect.rules),
+            "rules": _rule_tables(effect),
         }
     unmodelled = sum(not rule.modelled for rule in effect.rules)
     note = f" ({unmodelled} of its rules not modelled)" if unmodelled else ""
@@ -1505,12 +1543,11 @@ def _tables(effects: Sequence[fx.Effect]) -> list[dict[str, Any]]:
     return tables
 
 
-def _rule_tables(rules: Sequence[fx.LastingRule]) -> list[dict[str, Any]]:
-    """Lasting rules as the plain tables a deck writes, kept in the state."""
-    if not rules:
-        return []
-    carrier = fx.SetLasting(kind="flag", name="rules", rules=tuple(rules))
-    return list(_tables((carrier,))[0]["rules"])
+def _rule_tables(effect: fx.SetLasting) -> list[dict[str, Any]]:
+    """The lasting rules of ``effect`` as the plain tables a deck writes, kept in the
+    state (read from the effect's own table: building a model to carry them
+    validates them again, which is slow)."""
+    return list(_tables((effect,))[0].get("rules", []))
 
 
 FREE_MODIFIERS = (

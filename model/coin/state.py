@@ -340,6 +340,7 @@ class CoinState:
     """
 
     __slots__ = (
+        "_controls",
         "battle_modifiers",
         "capabilities",
         "card_actions",
@@ -363,6 +364,8 @@ class CoinState:
     def __init__(self, rules: CoinRules) -> None:
         self.rules = rules
         self.counts: list[int] = [0] * (len(rules.locations) * rules.n_slots)
+        # each location's Control as last found, until a piece there is added or taken
+        self._controls: dict[int, str | None] = {}
         self.marks: list[int] = [0] * (len(rules.locations) * len(rules.marker_types))
         self.support_values: list[int] = [0] * rules.n_spaces
         self.tracks: list[int] = [track.lo for track in rules.data.tracks]
@@ -467,7 +470,9 @@ class CoinState:
         2
         """
         _count(n)
-        self.counts[self._target(location, piece_type, status)] += n
+        index = self._target(location, piece_type, status)
+        self.counts[index] += n
+        self._controls.pop(index // self.rules.n_slots, None)
 
     def take(self, location: str, piece_type: str, n: int = 1, status: str | None = None) -> None:
         """Take ``n`` pieces away from a location (to nowhere: pair with :meth:`add`).
@@ -492,6 +497,7 @@ class CoinState:
                 f"at {location}, cannot take {n}"
             )
         self.counts[index] -= n
+        self._controls.pop(index // self.rules.n_slots, None)
 
     def move_pieces(
         self,
@@ -614,8 +620,13 @@ class CoinState:
         >>> state.control("Quebec")
         'british'
         """
+        loc = self.rules.location(location)
+        if loc not in self._controls:
+            self._controls[loc] = self._control_now(loc)
+        return self._controls[loc]
+
+    def _control_now(self, loc: int) -> str | None:
         rules = self.rules
-        loc = rules.location(location)
         info = rules.info[loc]
         if not info.control:
             return None
@@ -970,6 +981,7 @@ class CoinState:
         new = CoinState.__new__(CoinState)
         new.rules = self.rules
         new.counts = self.counts[:]
+        new._controls = dict(self._controls)
         new.marks = self.marks[:]
         new.support_values = self.support_values[:]
         new.tracks = self.tracks[:]

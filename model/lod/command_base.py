@@ -429,6 +429,26 @@ def apply_command(
     refused = command_refusal(state, move, options=options)
     if refused is not None:
         raise IllegalMoveError(refused.reason, rule=refused.rule)
+    return carry_out_command(state, move, options=options)
+
+
+def carry_out_command(
+    state: CoinState, move: Command, *, options: CommandOptions | None = None
+) -> CommandResult:
+    """The state after ``move``, which the caller has just found legal on ``state``
+    with :func:`command_refusal` under the same ``options`` (nothing is checked again:
+    :func:`apply_command` checks, then carries out).
+
+    >>> from legalis.model.lod.command_base import carry_out_command
+    >>> from legalis.model.lod.commands import Command, command_refusal  # with the table
+    >>> state = CoinState.new("lod")
+    >>> state.set_track("french_resources", 3)
+    >>> move = Command("french", "hortalez", amount=2)
+    >>> command_refusal(state, move) is None
+    True
+    >>> carry_out_command(state, move).state.track("patriots_resources")
+    3
+    """
     return _carry_out(state, move, options)
 
 
@@ -508,6 +528,8 @@ def leader_destinations(state: CoinState, move: Command) -> dict[str, list[str]]
 def leaders_refusal(state: CoinState, move: Command) -> Refusal | None:
     """``None`` when each Leader ``move`` names follows units of its Faction that
     move from its space to the destination named (1.10), else why not."""
+    if not move.leaders:
+        return None
     if tuple(sorted(move.leaders)) != move.leaders or len(
         {leader for leader, _ in move.leaders}
     ) != len(move.leaders):

@@ -1120,14 +1120,17 @@ _FRENCH_MUSTER_COST = 2  # 3.5.3
 _FRENCH_MUSTER_MOST = 4  # 3.5.3: up to four Regulars
 
 
-def _french_muster_spaces(state: CoinState) -> list[str]:
-    """3.5.3: one Colony or City with Rebellion Control, or the West Indies."""
+def _french_muster_space(state: CoinState, space: str) -> bool:
+    """3.5.3: a Colony or City with Rebellion Control, or the West Indies."""
+    if space == WEST_INDIES:
+        return True
     board = state.rules.map
-    found = [
-        s for s in state.rules.spaces
-        if board.space(s).type in ("City", "Colony") and state.control(s) == "rebellion"
-    ]  # fmt: skip
-    return sorted([*found, WEST_INDIES])
+    return (board.has_space(space) and board.space(space).type in ("City", "Colony")
+            and state.control(space) == "rebellion")  # fmt: skip
+
+
+def _french_muster_spaces(state: CoinState) -> list[str]:
+    return sorted(s for s in [*state.rules.spaces, WEST_INDIES] if _french_muster_space(state, s))
 
 
 def _french_muster_moves(
@@ -1148,7 +1151,7 @@ def _french_muster_moves(
 
 
 def _french_muster_refusal(state: CoinState, move: Command) -> Refusal | None:
-    if len(move.spaces) != 1 or move.spaces[0] not in _french_muster_spaces(state):
+    if len(move.spaces) != 1 or not _french_muster_space(state, move.spaces[0]):
         return Refusal("one Colony or City with Rebellion Control, or the West Indies", "3.5.3")
     (space,) = move.spaces
     placed = dict(((p, k), n) for p, k, n in move.placed)

@@ -215,8 +215,8 @@ class _MarchProblem:
         # where an unpaid group, or a paid one, can arrive: other statuses count nothing
         self.unpaid_reach = self._reached(paid=False)
         self.paid_reach = self._reached(paid=True)
-        selectable = [d for d in sorted(spaces) if (within is None or d in within)
-                      and self.statuses(d) != [_UNSELECTED]]  # fmt: skip
+        allowed = {d: self.statuses(d) for d in sorted(spaces) if within is None or d in within}
+        selectable = [d for d, statuses in allowed.items() if statuses != [_UNSELECTED]]
         self.destinations = _frontier_order(selectable, [self.reach[o] for o in self.origins])
         index = {d: i for i, d in enumerate(self.destinations)}
         # what each origin can really fill: reachable destinations that may be selected
@@ -228,7 +228,7 @@ class _MarchProblem:
         self.team_at = [
             tuple(t for t, team in enumerate(self.teams) if d in team) for d in self.destinations
         ]
-        self.status_of = {d: self.statuses(d) for d in self.destinations}
+        self.status_of = {d: allowed[d] for d in self.destinations}
         indians, allied = faction == "indians", faction in _ALLY
         self.increment: dict[int, Spent] = {
             _UNSELECTED: (0, 0, False),

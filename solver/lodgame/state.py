@@ -50,7 +50,7 @@ from legalis.model.lod.battle import (
     FollowUp,
     apply_blockade_shift,
 )
-from legalis.model.lod.command_base import COMMANDS, RESOURCES, Command
+from legalis.model.lod.command_base import COMMANDS, RESOURCES, Command, carry_out_command
 from legalis.model.lod.commands import (
     apply_command,
     fight_battles,
@@ -262,11 +262,14 @@ class LodState:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, LodState):
             return NotImplemented
-        return all(
-            getattr(self, f.name) == getattr(other, f.name)
-            for f in dataclasses.fields(self)
-            if f.name not in ("rules", "log", "cache")
-        ) and self.rules.key == other.rules.key
+        return (
+            all(
+                getattr(self, f.name) == getattr(other, f.name)
+                for f in dataclasses.fields(self)
+                if f.name not in ("rules", "log", "cache")
+            )
+            and self.rules.key == other.rules.key
+        )
 
     def legal_moves(self) -> MoveView[Any]:
         from legalis.solver.lodgame.views import legal_moves
@@ -697,8 +700,8 @@ class LodState:
                                    self.rules.command_options)  # fmt: skip
             self.coin = parts[2].state
             self.log += [*parts[0].log, *parts[1].log, *parts[2].log]
-        else:
-            done = apply_command(self.coin, command, options=self.rules.command_options)
+        else:  # play() has just checked it with command_refusal (views.action_refusal)
+            done = carry_out_command(self.coin, command, options=self.rules.command_options)
             self.coin = done.state
             self.log += done.log
             if command.name == "scout" and command.faction == "indians":  # 3.4.3
@@ -966,4 +969,3 @@ def winter_view(state: LodState) -> MoveView[Any]:
     from legalis.solver.lodgame.views import event_choices
 
     return event_choices(state, faction, ("unshaded",))
-

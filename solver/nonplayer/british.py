@@ -508,7 +508,7 @@ class _GarrisonPlan:
         }
         self.moves: Counter[tuple[str, str]] = Counter()
         self.limited = context.scope.limited
-        self._spare: dict[str, int] = {}  # by origin, until the next Regulars are sent
+        self._spare: dict[str, int] = {}  # by origin, until Regulars leave or reach it
 
     @property
     def destinations(self) -> set[str]:
@@ -566,7 +566,9 @@ class _GarrisonPlan:
             k = min(self.spare(origin), n - sent)
             self.work.move_pieces(origin, city, "british_regular", k)
             self.moves[(origin, city)] += k
-            self._spare.clear()
+            # what a space spares depends on its own pieces and moves only
+            self._spare.pop(origin, None)
+            self._spare.pop(city, None)
             sent += k
 
     def total_spare(self, city: str) -> int:
@@ -673,28 +675,37 @@ def _displacement(
     Population (ties by 8.2)."""
     board = state.rules.map
     units = ("militia", "continental", "french_regular")
-    legal: dict[str, list[str]] = {}
-    for city in plan.cities:
-        for to in board.adjacent(city):
-            move = plan.command((city, to))
-            refused = command_refusal(state, context.stamp(move), options=context.command_options)
-            if refused is None:
-                legal.setdefault(city, []).append(to)
-    if not legal:
-        return None
 
     def count(s: CoinState, c: str) -> int:
         return sum(s.pieces(c, u) for u in units)
 
+    def legal_to(city: str, to: str) -> bool:
+        move = context.stamp(plan.command((city, to)))
+        return command_refusal(state, move, options=context.command_options) is None
+
+    # 3.2.2: only a City with Rebellion units and British Control once the Regulars
+    # moved displaces (the model checks the rest); one legal destination makes it a
+    # candidate, and all of them are asked of the City chosen
+    legal = [
+        city
+        for city in plan.cities
+        if count(plan.work, city)
+        and british_controls(plan.work, city)
+        and any(legal_to(city, to) for to in board.adjacent(city))
+    ]
+    if not legal:
+        return None
+
     most = Priority("most Rebellion pieces displaced", lambda s, c: True, count, rule="8.4.1")
     (city,) = select_spaces(plan.work, sorted(legal), [most], 1, context.rng, context.trace)
+    provinces = [to for to in board.adjacent(city) if legal_to(city, to)]
     where = Priority(
         "most Opposition, then least Support, then lowest Population",
         lambda s, p: board.is_province(p),
         lambda s, p: (opposition_score(s, p), -support_score(s, p), -board.population(p)),
         rule="8.4.1",
     )
-    (to,) = select_spaces(plan.work, legal[city], [where], 1, context.rng, context.trace)
+    (to,) = select_spaces(plan.work, provinces, [where], 1, context.rng, context.trace)
     return city, to
 
 
@@ -797,11 +808,6 @@ def _place_regulars(muster: _Muster) -> None:
     n = min(MUSTER_REGULARS, state.available("british_regular"))
     if not n:
         return
-    pool = [
-        s
-        for s in spaces(state, west_indies=True)
-        if muster.allows((s,), ((s, "british_regular", n),))
-    ]
 
     def middle(s: CoinState, x: str) -> bool:
         return abs(_support(s, x)) < 2
@@ -829,7 +835,12 @@ def _place_regulars(muster: _Muster) -> None:
             (anywhere, "any"),
         )
     ]
-    chosen = select_spaces(state, pool, priorities, 1, muster.context.rng, muster.context.trace)
+    chosen = _select_admitted(
+        muster,
+        spaces(state, west_indies=True),
+        priorities,
+        lambda x: muster.allows((x,), ((x, "british_regular", n),)),
+    )
     if chosen and muster.purse.take():
         muster.put(chosen[0], "british_regular", n)
 
@@ -875,17 +886,21 @@ def _place_tories(muster: _Muster) -> None:
         ),
         Priority("Tories: a Colony with under five cubes, no Fort", thin_colony, rule="8.4.2"),
     ]
+
+    def takes_tories(x: str) -> bool:
+        return muster.allows(
+            (x,), ((x, "tory", min(_tories_most(work, x), work.available("tory"))),)
+        )
+
     done: set[str] = set()
     while work.available("tory"):
         room = len(muster.selected) < muster.limit
-        pool = []
-        for space in _map_spaces(work):
-            if space in done or (space not in muster.selected and not room):
-                continue
-            n = min(_tories_most(work, space), work.available("tory"))
-            if muster.allows((space,), ((space, "tory", n),)):
-                pool.append(space)
-        chosen = select_spaces(work, pool, priorities, 1, muster.context.rng, muster.context.trace)
+        candidates = [
+            space
+            for space in _map_spaces(work)
+            if space not in done and (space in muster.selected or room)
+        ]
+        chosen = _select_admitted(muster, candidates, priorities, takes_tories)
         if not chosen:
             return
         (space,) = chosen
@@ -893,6 +908,29 @@ def _place_tories(muster: _Muster) -> None:
         if space not in muster.selected and not muster.purse.take():
             return
         muster.put(space, "tory", min(_tories_most(work, space), work.available("tory")))
+
+
+def _select_admitted(
+    muster: _Muster,
+    candidates: Sequence[str],
+    priorities: Sequence[Priority],
+    admitted: Callable[[str], bool],
+) -> list[str]:
+    """What :func:`select_spaces` picks (one space) by ``priorities`` from the
+    ``candidates`` the Muster ``admitted`` there. The priorities are read in order
+    and the check (a whole Muster's legality) is made only of the spaces a priority
+    up to the first with an admitted space takes: those after it are never read, so
+    the same space is picked, with the same trace and dice."""
+    work = muster.work
+    admits: dict[str, bool] = {}
+    for priority in priorities:
+        for space in candidates:
+            if space not in admits and priority.test(work, space):
+                admits[space] = admitted(space)
+        if any(admits.values()):
+            break
+    pool = [space for space in candidates if admits.get(space)]
+    return select_spaces(work, pool, priorities, 1, muster.context.rng, muster.context.trace)
 
 
 def _map_spaces(state: CoinState) -> list[str]:
@@ -1062,16 +1100,24 @@ class _MarchPlan:
         self.purse = _purse(context)
         self.limit = context.space_limit(MARCH_DESTINATIONS)
         self.common_cause = context.special_allowed
+        # the largest group by origin and ``allies``, until the next pieces move
+        self._largest: dict[tuple[str, bool], Counter[str]] = {}
 
     def group(self, origin: str, destination: str, *, allies: bool) -> Counter[str]:
         """The largest group ``origin`` can send to ``destination``: Regulars, Tories
         1 for 1 with them, with ``allies`` War Parties (Active first) making up the
         difference; the pieces British Control of the origin needs, its last Tory and
         War Party, and its last Regular where it has British Control but no Active
-        Support stay."""
-        work, left = self.work, self.left[origin]
+        Support stay. Not to be changed: the same group answers every destination."""
         if destination not in self.reach[origin] or destination == origin:
             return Counter()
+        key = (origin, allies)
+        if key not in self._largest:
+            self._largest[key] = self._largest_group(origin, allies=allies)
+        return self._largest[key]
+
+    def _largest_group(self, origin: str, *, allies: bool) -> Counter[str]:
+        work, left = self.work, self.left[origin]
         controlled = british_controls(work, origin)
         keep = 1 if controlled and _support(work, origin) != 2 else 0
         regulars = min(left["british_regular"], work.pieces(origin, "british_regular") - keep)
@@ -1125,6 +1171,7 @@ class _MarchPlan:
                 self.work.move_pieces(origin, destination, piece, n)
                 self.moves[(origin, destination, kind)] += n
             self.left[origin][kind] -= n
+        self._largest.clear()
         if destination not in self.destinations:
             self.destinations.append(destination)
 

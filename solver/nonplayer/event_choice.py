@@ -93,10 +93,12 @@ def _grants(outcome: EventOutcome, faction: str, actions: Iterable[str]) -> list
                 and effect.action in wanted
             ):
                 found.append(effect.action)
-            for field in ("then", "otherwise"):
-                walk(getattr(effect, field, ()) or ())
-            for option in getattr(effect, "options", ()) or ():
-                walk(option)
+            if isinstance(effect, fx.When):
+                walk(effect.then)
+                walk(effect.otherwise)
+            elif isinstance(effect, fx.Choose):
+                for option in effect.options:
+                    walk(option)
 
     walk(outcome.effects)
     return found

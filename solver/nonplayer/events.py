@@ -260,9 +260,10 @@ def ineffective_reason(before: CoinState, after: CoinState, faction: str) -> str
     slots = [rules.piece_types[piece].faction in friends for piece in rules.slot_piece]
     # the change but for friendly pieces: after's friendly pieces put back as they were
     others = after.copy()
-    for index, friendly in enumerate(slots * len(rules.locations)):
-        if friendly:
-            others.counts[index] = before.counts[index]
+    width = rules.n_slots
+    for slot, friendly in enumerate(slots):
+        if friendly:  # the slot's counts in successive locations lie ``width`` apart
+            others.counts[slot::width] = before.counts[slot::width]
     if others == before:
         was, now = _friendly_per_space(before, slots), _friendly_per_space(after, slots)
         gained = any(n > old for n, old in zip(now, was, strict=True))
@@ -319,50 +320,68 @@ def _harmful(run: Run, decision: PieceChoice) -> bool:
     return False
 
 
-def _ordered_kinds(run: Run, decision: PieceChoice, index: int, limit: int) -> list[int]:
-    """The kinds (indices of ``decision.types``) to take in a space, best first (8.1.2)."""
+_TAKING_STEPS = (fx.Remove, fx.Replace, fx.MovePieces, fx.Activate, fx.GoUnderground)
+
+
+def _kind_orders(run: Run, decision: PieceChoice) -> Callable[[int, int], list[int]]:
+    """The kinds (indices of ``decision.types``) to take in a space, best first
+    (8.1.2), as a function of the space's index and the most to take. The state
+    stays as it is while a decision is made, so each order is worked out once."""
     state, step = run.state, run.pending[0]
-    space = decision.spaces[index]
     types = decision.types
     chooser = decision.chooser
     mine = _side_id(state, chooser)
     pieces = list(dict.fromkeys(kind.partition(":")[0] for kind in types))
-    picks: list[tuple[str, str]] = []
-    if isinstance(step, fx.Place):
-        supply = {t: decision.room[index][types.index(t)] for t in pieces}
-        if decision.pool is not None:
-            for t in pieces:
-                have = decision.pool[types.index(t)]
-                if have is not None:
-                    supply[t] = min(supply[t], have)
-        picks = place_order(state, space, chooser, limit, types=pieces, supply=supply)
-    elif isinstance(step, fx.Remove | fx.Replace | fx.MovePieces | fx.Activate | fx.GoUnderground):
-        enemy = [t for t in pieces if _piece_side(state, t) != mine]
-        friendly = [t for t in pieces if _piece_side(state, t) == mine]
-        other = [t for t in friendly if state.rules.data.piece(t).faction != chooser]
-        own = [t for t in friendly if t not in other]
-        picks = enemy_order(state, space, chooser, limit, types=enemy)
+    enemy = [t for t in pieces if _piece_side(state, t) != mine]
+    friendly = [t for t in pieces if _piece_side(state, t) == mine]
+    other = [t for t in friendly if state.rules.data.piece(t).faction != chooser]
+    own = [t for t in friendly if t not in other]
+    orders: dict[tuple[int, int], list[int]] = {}
+
+    def picks(index: int, limit: int) -> list[tuple[str, str]]:
+        space = decision.spaces[index]
+        if isinstance(step, fx.Place):
+            supply = {t: decision.room[index][types.index(t)] for t in pieces}
+            if decision.pool is not None:
+                for t in pieces:
+                    have = decision.pool[types.index(t)]
+                    if have is not None:
+                        supply[t] = min(supply[t], have)
+            return place_order(state, space, chooser, limit, types=pieces, supply=supply)
+        if not isinstance(step, _TAKING_STEPS):
+            return []
+        found = enemy_order(state, space, chooser, limit, types=enemy) if enemy else []
         # friendly pieces: the other friendly Faction's first (8.3.5)
         for group in (other, own):
-            picks += remove_friendly_order(state, space, chooser, limit, types=group)
-    out: list[int] = []
-    for piece, status in picks:
-        for kind in (f"{piece}:{status}", piece):
-            if kind in types:
-                out.append(types.index(kind))
-                break
-    return out
+            if group:
+                found += remove_friendly_order(state, space, chooser, limit, types=group)
+        return found
+
+    def ordered(index: int, limit: int) -> list[int]:
+        key = (index, limit)
+        if key not in orders:
+            out: list[int] = []
+            for piece, status in picks(index, limit):
+                for kind in (f"{piece}:{status}", piece):
+                    if kind in types:
+                        out.append(types.index(kind))
+                        break
+            orders[key] = out
+        return orders[key]
+
+    return ordered
 
 
 def _fill(
-    run: Run,
     decision: PieceChoice,
     index: int,
     pool: list[int | None],
     total_left: int | None,
+    ordered_kinds: Callable[[int, int], list[int]],
 ) -> list[int]:
-    """The amounts of each kind a space takes: the 8.1.2 order first, then any
-    other kind it can still take (so the selection is maximal, 5.1.3)."""
+    """The amounts of each kind a space takes: the 8.1.2 order first
+    (``ordered_kinds``), then any other kind it can still take (so the selection is
+    maximal, 5.1.3)."""
     room = decision.room[index]
     # the space room binds the kinds that stack (Forts and Villages beside Tories)
     stacks = decision.space_kinds or (True,) * len(decision.types)
@@ -374,24 +393,30 @@ def _fill(
     )
     row = [0] * len(decision.types)
     optional = decision.optional or (False,) * len(decision.types)
+    taken = stacked = 0  # the pieces in the row, and those of them that stack
 
     def fits(kind: int) -> bool:
         have = pool[kind]
-        stacked = sum(n for n, counted in zip(row, stacks, strict=True) if counted)
         return (
-            sum(row) < cap
+            taken < cap
             and row[kind] < room[kind]
             and (have is None or row[kind] < have)
             and not optional[kind]
             and (not stacks[kind] or stacked < shared)
         )
 
-    for kind in _ordered_kinds(run, decision, index, cap):
+    def add(kind: int) -> None:
+        nonlocal taken, stacked
+        row[kind] += 1
+        taken += 1
+        stacked += stacks[kind]
+
+    for kind in ordered_kinds(index, cap):
         if fits(kind):
-            row[kind] += 1
+            add(kind)
     for kind in range(len(row)):
         while fits(kind):
-            row[kind] += 1
+            add(kind)
     return row
 
 
@@ -416,9 +441,10 @@ def _piece_selection(
     chosen: set[int] = set()
     stacking = [run.state.rules.data.piece(k.partition(":")[0]).stacking for k in decision.types]
     entering = _entering(run.pending[0])
+    ordered_kinds = _kind_orders(run, decision)
     while len(chosen) < most and (total_left is None or total_left > 0):
         fills = {
-            i: _fill(run, decision, i, pool, total_left)
+            i: _fill(decision, i, pool, total_left, ordered_kinds)
             for i in range(len(decision.spaces))
             if i not in chosen
         }

@@ -601,6 +601,9 @@ class _MarchPlan:
         self.purse = ResourcePurse(self.start, "french", free=free)
         self.patriots = ResourcePurse(self.start, "patriots", free=free)
         self.limit = context.space_limit(len(self.start.rules.spaces))
+        # the largest group by origin, whether Continentals may go, and whether the
+        # destination is open without them (all it depends on), until pieces move
+        self._largest: dict[tuple[str, bool, bool], Counter[str]] = {}
 
     def may_select(self, destination: str) -> bool:
         if destination in self.destinations:
@@ -620,11 +623,19 @@ class _MarchPlan:
 
     def group(self, origin: str, destination: str, *, continentals: bool) -> Counter[str]:
         """The largest group ``origin`` can send to ``destination`` (Regulars first,
-        Continentals 1 for 1) without losing Rebellion Control of ``origin``."""
+        Continentals 1 for 1) without losing Rebellion Control of ``origin``. Not to be
+        changed: the same group answers other destinations."""
         if origin == destination or origin in self.destinations:
             return Counter()
         if destination not in self.reach[origin]:
             return Counter()
+        patriots_there = self.enterable(destination, 0)
+        key = (origin, continentals, patriots_there)
+        if key not in self._largest:
+            self._largest[key] = self._largest_group(origin, continentals, patriots_there)
+        return self._largest[key]
+
+    def _largest_group(self, origin: str, continentals: bool, patriots_there: bool) -> Counter[str]:
         left = self.left[origin]
         most = left["continental"] if continentals else 0
         held = rebellion_controls(self.work, origin)
@@ -634,7 +645,7 @@ class _MarchPlan:
             key=lambda rc: (-(rc[0] + rc[1]), -rc[0]),
         )
         for regulars, cont in sizes:
-            if not regulars or not self.enterable(destination, cont):
+            if not regulars or not (cont or patriots_there):
                 continue
             group = Counter({"french_regular": regulars, "continental": cont})
             change = {kind: -n for kind, n in group.items() if n}
@@ -666,6 +677,7 @@ class _MarchPlan:
                 self.work.move_pieces(origin, destination, kind, n)
                 self.moves[(origin, destination, kind)] += n
                 self.left[origin][kind] -= n
+        self._largest.clear()
 
     def command(self) -> Command:
         moves = tuple(sorted((o, d, k, n) for (o, d, k), n in self.moves.items() if n))

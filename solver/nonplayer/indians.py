@@ -399,12 +399,10 @@ def scout_wanted(state: CoinState) -> bool:
 
 
 def _village_site(state: CoinState, space: str, least: int, with_cornplanter: int) -> bool:
+    if not _gather_province(state, space) or stacking_room(state, space) < 1:
+        return False
     need = with_cornplanter if _cornplanter(state, space) else least
-    return (
-        _gather_province(state, space)
-        and stacking_room(state, space) >= 1
-        and _war_parties(state, space) >= need
-    )
+    return _war_parties(state, space) >= need
 
 
 def gather_villages(state: CoinState, *, limited: bool = False, free: bool = False) -> int:
@@ -776,9 +774,11 @@ class _GatherPlan:
     moves: Counter[tuple[str, str, str]] = field(default_factory=Counter)
     war_parties: int = 0
     villages: int = 0
+    provinces: list[str] = field(init=False)
 
     def __post_init__(self) -> None:
         self.work = self.context.state.copy()
+        self.provinces = _provinces(self.work)
         # 3.4.1: placements draw on the pieces Available when the Gather begins
         self.war_parties = self.work.available(WP)
         self.villages = self.work.available("village")
@@ -804,7 +804,7 @@ class _GatherPlan:
 
     def pick(self, priorities: list[Priority]) -> str | None:
         chosen = select_spaces(
-            self.work, _provinces(self.work), priorities, 1, self.context.rng, self.context.trace
+            self.work, self.provinces, priorities, 1, self.context.rng, self.context.trace
         )
         return chosen[0] if chosen else None
 
@@ -838,7 +838,7 @@ def _gather_villages(plan: _GatherPlan) -> None:
 
     priorities = [
         Priority(
-            "Village: with the Indian Leader", lambda s, x: site(s, x) and x == leader, rule="8.7.2"
+            "Village: with the Indian Leader", lambda s, x: x == leader and site(s, x), rule="8.7.2"
         ),
         Priority("Village", site, rule="8.7.2"),
     ]
@@ -862,7 +862,7 @@ def _gather_at_villages(plan: _GatherPlan) -> None:
     leader = leader_space(plan.work, "indians")
 
     def at_village(s: CoinState, x: str) -> bool:
-        return plan.war_parties > 0 and plan.open(s, x) and bool(s.pieces(x, "village"))
+        return plan.war_parties > 0 and bool(s.pieces(x, "village")) and plan.open(s, x)
 
     priorities = [
         Priority(
@@ -877,7 +877,7 @@ def _gather_at_villages(plan: _GatherPlan) -> None:
         ),
         Priority(
             "War Parties at the Indian Leader's Village",
-            lambda s, x: at_village(s, x) and x == leader,
+            lambda s, x: x == leader and at_village(s, x),
             rule="8.7.2",
         ),
         Priority("War Parties at a Village", at_village, rule="8.7.2"),
@@ -901,7 +901,7 @@ def _gather_growth(plan: _GatherPlan) -> None:
         return plan.war_parties > 0 and plan.open(s, x) and stacking_room(s, x) >= 1
 
     def holding(n: int | None) -> Callable[[CoinState, str], bool]:
-        return lambda s, x: room(s, x) and (n is None or _war_parties(s, x) == n)
+        return lambda s, x: (n is None or _war_parties(s, x) == n) and room(s, x)
 
     priorities = [
         Priority("a War Party where two are, room for a Village", holding(2), rule="8.7.2"),
@@ -999,9 +999,13 @@ class _MarchPlan:
     work: CoinState = field(init=False)
     moves: Counter[tuple[str, str, str]] = field(default_factory=Counter)
     entered: dict[str, set[str]] = field(default_factory=dict)  # destination: origins
+    provinces: list[str] = field(init=False)
+    # spare() by origin, until the next destination is entered or War Party moved
+    known_spare: dict[str, tuple[int, int]] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.work = self.context.state.copy()
+        self.provinces = _provinces(self.work)
 
     @property
     def origins(self) -> set[str]:
@@ -1020,6 +1024,11 @@ class _MarchPlan:
         """(Underground, Active) War Parties that may leave ``origin``, Underground
         first: never its last War Party where a Village is, nor its last three where
         Gather could place a Village, nor so many that Rebellion Control is added."""
+        if origin not in self.known_spare:
+            self.known_spare[origin] = self._spare(origin)
+        return self.known_spare[origin]
+
+    def _spare(self, origin: str) -> tuple[int, int]:
         work = self.work
         if origin in self.entered or not _is_province(work, origin):
             return 0, 0
@@ -1044,9 +1053,20 @@ class _MarchPlan:
     def spare_of(self, state: CoinState, origin: str, phase: int) -> int:
         return self.spare(origin)[phase]
 
-    def reach(self, destination: str) -> list[str]:
+    def spares(self, destination: str) -> dict[str, int]:
+        """The War Parties each adjacent space may send to ``destination``, where any."""
         board = self.work.rules.map
-        return [o for o in board.adjacent(destination) if sum(self.spare(o))]
+        found = {o: sum(self.spare(o)) for o in board.adjacent(destination)}
+        return {o: n for o, n in found.items() if n}
+
+    def sendable(self, destination: str, reserves_only: bool) -> int:
+        """The War Parties that may come into ``destination`` (only from Reserves
+        if ``reserves_only``)."""
+        return sum(
+            n
+            for o, n in self.spares(destination).items()
+            if not reserves_only or _is_reserve(self.work, o)
+        )
 
     def cost(self, reserves_only: bool) -> int:
         """3.4.2: one per destination with one more, the first entered only from
@@ -1064,8 +1084,7 @@ class _MarchPlan:
             return None
         if _afford(self.context, self.cost(False)):
             return False
-        from_reserves = [o for o in self.reach(destination) if _is_reserve(self.work, o)]
-        if sum(sum(self.spare(o)) for o in from_reserves) < need:
+        if self.sendable(destination, True) < need:
             return None
         return True if _afford(self.context, self.cost(True)) else None
 
@@ -1075,19 +1094,19 @@ class _MarchPlan:
         how = self.reserves_only(destination, need)
         if how is None:
             return False
-        origins = [o for o in self.reach(destination) if not how or _is_reserve(self.work, o)]
-        return sum(sum(self.spare(o)) for o in origins) >= need
+        return self.sendable(destination, how) >= need
 
     def bring(self, destination: str, need: int, rule: str) -> None:
         """Move ``need`` War Parties into ``destination``: Underground ones first,
         then Active ones, from the origin with most to spare first (ties 8.2)."""
         how = self.reserves_only(destination, need)
         self.entered[destination] = set()
+        self.known_spare.clear()
         for phase, status in ((0, "underground"), (1, "active")):
             while need > 0:
                 pool = [
                     o
-                    for o in self.reach(destination)
+                    for o in self.spares(destination)
                     if self.spare(o)[phase] and (not how or _is_reserve(self.work, o))
                 ]
                 if not pool:
@@ -1103,13 +1122,14 @@ class _MarchPlan:
                 )
                 n = min(self.spare(origin)[phase], need)
                 self.work.move_pieces(origin, destination, WP, n, status, status)
+                self.known_spare.clear()
                 self.moves[(origin, destination, f"{WP}:{status}")] += n
                 self.entered[destination].add(origin)
                 need -= n
 
     def pick(self, priorities: list[Priority]) -> str | None:
         chosen = select_spaces(
-            self.work, _provinces(self.work), priorities, 1, self.context.rng, self.context.trace
+            self.work, self.provinces, priorities, 1, self.context.rng, self.context.trace
         )
         return chosen[0] if chosen else None
 
@@ -1157,7 +1177,7 @@ def _march_control(plan: _MarchPlan) -> None:
     priorities = [
         Priority(
             "March: remove Rebellion Control, no Active Support",
-            lambda s, x: removable(s, x) and s.support(x) != "active_support",
+            lambda s, x: s.support(x) != "active_support" and removable(s, x),
             rule="8.7.3",
         ),
         Priority("March: remove Rebellion Control", removable, rule="8.7.3"),

@@ -36,8 +36,15 @@ from typing import Literal
 from legalis.model.coin.limits import may_hold, stacking_room
 from legalis.model.coin.state import CoinState
 from legalis.model.core.randomness import LoggedRandom
-from legalis.model.lod.battle import BattleChoice, BattleResult, FollowUp, resolve_battle
+from legalis.model.lod.battle import (
+    BattleChoice,
+    BattleResult,
+    FollowUp,
+    battle_refusal,
+    resolve_battle,
+)
 from legalis.model.lod.command_base import RESOURCES, Command, CommandOptions, command_refusal
+from legalis.model.lod.commands import command_view
 from legalis.model.lod.march import march_reach
 from legalis.model.lod.special import SpecialActivity, apply_special, special_refusal, special_view
 from legalis.solver.nonplayer.board import (
@@ -202,8 +209,8 @@ def _fort_room(state: CoinState, space: str) -> bool:
     """8.5.2 first bullet: four or more Patriot units, room for a Fort, one
     Available, and a space where the Patriots may Rally."""
     return (
-        _rally_space(state, space)
-        and _patriot_units(state, space) >= FORT_UNITS
+        _patriot_units(state, space) >= FORT_UNITS
+        and _rally_space(state, space)
         and stacking_room(state, space) >= 1
         and state.available("patriot_fort") > 0
     )
@@ -221,13 +228,12 @@ def rally_places_fort(state: CoinState) -> bool:
     return any(_fort_room(state, space) for space in _map_spaces(state))
 
 
-def _rabble_shifts(state: CoinState, space: str) -> bool:
-    """3.3.4: Rabble-Rousing may be used in ``space`` and would shift it toward
-    Active Opposition."""
-    if not state.can_have_support(space) or state.support_value(space) <= -2:
-        return False
-    trial = Command("patriots", "rabble_rousing", (space,), free=True)
-    return command_refusal(state, trial) is None
+def _rabble_shifts(state: CoinState) -> set[str]:
+    """3.3.4: the spaces where Rabble-Rousing may be used and would shift toward
+    Active Opposition (those of the legal one-space Rabble-Rousings, read from one
+    view rather than a refusal per space)."""
+    legal = command_view(state, "patriots", "rabble_rousing", limited=True, free=True)
+    return {move.spaces[0] for move in legal if state.support_value(move.spaces[0]) > -2}
 
 
 def rabble_wanted(state: CoinState) -> bool:
@@ -241,7 +247,7 @@ def rabble_wanted(state: CoinState) -> bool:
     >>> rabble_wanted(state)
     False
     """
-    return any(_rabble_shifts(state, space) for space in _map_spaces(state))
+    return bool(_rabble_shifts(state))
 
 
 def first_box(context: TurnContext) -> str:
@@ -657,7 +663,7 @@ def _rally_forts(plan: _RallyPlan) -> None:
 
     priorities = [
         Priority("Fort: a City with 4+ Patriot units",
-                 lambda s, x: fits(s, x) and _is_city(s, x), _by_population, rule="8.5.2"),
+                 lambda s, x: _is_city(s, x) and fits(s, x), _by_population, rule="8.5.2"),
         Priority("Fort: 4+ Patriot units", fits, _by_population, rule="8.5.2"),
     ]  # fmt: skip
     _each(plan, priorities, "fort")
@@ -693,8 +699,8 @@ def _rally_militia_at_forts(plan: _RallyPlan) -> None:
     pieces; then, with Continentals Available, at the Fort with most Militia."""
 
     def lone_fort(s: CoinState, x: str) -> bool:
-        alone = side_pieces(s, x, "rebellion") == s.pieces(x, "patriot_fort")
-        return bool(s.pieces(x, "patriot_fort")) and alone and _placeable(plan, s, x)
+        forts = s.pieces(x, "patriot_fort")
+        return bool(forts) and side_pieces(s, x, "rebellion") == forts and _placeable(plan, s, x)
 
     _each(plan, [Priority("Militia: a Patriot Fort alone", lone_fort, rule="8.5.2")], "militia")
     if not plan.available("continental"):
@@ -864,7 +870,8 @@ def rabble_box(context: TurnContext, options: PatriotOptions = DEFAULTS) -> str 
     state = context.state
     purse = ResourcePurse(state, "patriots", free=context.scope.free)
     persuader = _Persuader(context, purse, options, "8.5.3")
-    pool = [s for s in context.within_bound(_map_spaces(state)) if _rabble_shifts(state, s)]
+    shifts = _rabble_shifts(state)
+    pool = [s for s in context.within_bound(_map_spaces(state)) if s in shifts]
     priorities = [
         Priority("Rabble-Rousing: Active Support", lambda s, x: s.support(x) == "active_support",
                  _by_population, rule="8.5.3"),
@@ -913,6 +920,7 @@ class _MarchPlan:
         self.french_in = context.scope.free or _resources(state, "french") > 0
         self.french_paid: set[str] = set()
         self.limit = context.space_limit(len(state.rules.spaces))
+        self._groups: dict[str, dict[str, Counter[str]]] = {}  # by destination, until a move
 
     def _french_pays(self, origin: str) -> bool:
         """3.3.2: French Regulars cost the French a Resource per destination, but not
@@ -970,12 +978,15 @@ class _MarchPlan:
         return None
 
     def groups(self, destination: str) -> dict[str, Counter[str]]:
-        found = {}
-        for origin in self.left:
-            group = self.group(origin, destination)
-            if group:
-                found[origin] = group
-        return found
+        """The group each origin can send to ``destination`` (where it can send one)."""
+        if destination not in self._groups:
+            found = {}
+            for origin in self.left:
+                group = self.group(origin, destination)
+                if group:
+                    found[origin] = group
+            self._groups[destination] = found
+        return self._groups[destination]
 
     def may_select(self, destination: str) -> bool:
         if destination in self.destinations:
@@ -988,6 +999,7 @@ class _MarchPlan:
             self.destinations.append(destination)
 
     def move(self, origin: str, destination: str, group: Counter[str]) -> None:
+        self._groups.clear()  # the pieces, what is left to move and the French purse change
         for kind, n in group.items():
             piece, _, status = kind.partition(":")
             self.work.move_pieces(origin, destination, piece, n, status or None)
@@ -1215,11 +1227,20 @@ def battle_box(context: TurnContext, options: PatriotOptions = DEFAULTS) -> str 
     """
     state, free = context.state, context.scope.free
     joins: dict[str, bool] = {}
+    # the best (margin, Militia Activated) by (space, French joining): the state
+    # they are read on stands until the Battle is fought
+    odds: dict[tuple[str, bool], tuple[int, int]] = {}
+
+    def best_odds(space: str, french: bool) -> tuple[int, int]:
+        if (space, french) not in odds:
+            odds[(space, french)] = _battle_odds(context, space, french, options)
+        return odds[(space, french)]
+
     for space in context.within_bound(_map_spaces(state)):
-        if not _trial_battle(context, space):
-            continue
+        if battle_refusal(state, BattleChoice(space, "patriots")) is not None:
+            continue  # no one-space Battle is legal there
         french = _french_join(state, space, free)
-        margin, activated = _battle_odds(context, space, french, options)
+        margin, activated = best_odds(space, french)
         context.trace.step("8.5.1", f"Battle in {space}: Rebellion ahead by {margin} with "
                            f"{activated} Militia Activated, French {'in' if french else 'out'}",
                            [space], space if margin > 0 else None)  # fmt: skip
@@ -1245,7 +1266,7 @@ def battle_box(context: TurnContext, options: PatriotOptions = DEFAULTS) -> str 
     decisions = {}
     for space in move.spaces:
         joined = space in allied
-        _, activated = _battle_odds(context, space, joined, options)
+        _, activated = best_odds(space, joined)
         decisions[space] = BattleChoice(space, "patriots", ally_pays=joined,
                                         activate_attacker=activated,
                                         rebellion_shifts=_overflow(context, space))  # fmt: skip
@@ -1254,11 +1275,6 @@ def battle_box(context: TurnContext, options: PatriotOptions = DEFAULTS) -> str 
         _after_win(context, result, options)
     _special(context, move, options)
     return None
-
-
-def _trial_battle(context: TurnContext, space: str) -> bool:
-    trial = Command("patriots", "battle", (space,), free=True)
-    return command_refusal(context.state, trial) is None
 
 
 def _french_payments(context: TurnContext, spaces: list[str]) -> list[str]:

@@ -135,7 +135,8 @@ class Priority:
     ``test`` says whether a space is a candidate of this priority; ``within``, when
     given, orders its candidates (the highest key first, as a "within that ..."
     refinement); ``limit`` is a space limit of this priority alone; ``rule`` is the
-    paragraph cited in the trace.
+    paragraph cited in the trace. :func:`select_spaces` asks ``test`` and
+    ``within`` once per space: their answers must not change while it selects.
     """
 
     name: str
@@ -171,18 +172,24 @@ def select_spaces(
     remaining = list(dict.fromkeys(candidates))
     chosen: list[str] = []
     for priority in priorities:
+        # The state does not change while selecting: each space's test and key are
+        # read once per priority, and the pool only loses the spaces taken.
+        pool: list[str] | None = None
+        keys: dict[str, Hashable] = {}
         taken_here = 0
         while limit is None or len(chosen) < limit:
             if priority.limit is not None and taken_here >= priority.limit:
                 break
-            pool = [space for space in remaining if priority.test(state, space)]
+            if pool is None:
+                pool = [space for space in remaining if priority.test(state, space)]
+                if priority.within is not None:
+                    keys = {space: priority.within(state, space) for space in pool}
             if not pool:
                 break
             what = priority.name
             if priority.within is not None:
-                keyed = {space: priority.within(state, space) for space in pool}
-                best = max(keyed.values())  # type: ignore[type-var]
-                tied = [space for space in pool if keyed[space] == best]
+                best = max(keys[space] for space in pool)  # type: ignore[type-var]
+                tied = [space for space in pool if keys[space] == best]
                 what = f"{priority.name} (within: highest)"
             else:
                 tied = pool
@@ -194,5 +201,6 @@ def select_spaces(
                 trace.step(priority.rule, f"{what}; tie by 8.2", tied, space, dice=dice)
             chosen.append(space)
             remaining.remove(space)
+            pool.remove(space)
             taken_here += 1
     return chosen
