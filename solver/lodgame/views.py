@@ -301,9 +301,24 @@ def _rolled_as_dealt(state: LodState, view: EventMovesView) -> Callable[[Any], b
     return keep
 
 
+def within_grant(move: Any, allowed: set[str] | tuple[str, ...]) -> bool:
+    """5.3: an action granted in named spaces selects one or more of them and no
+    other; a Garrison, which selects no space, sends its Regulars only into them.
+
+    >>> garrison = Command("british", "garrison", moves=(("Boston", "Quebec City",
+    ...                                                    "british_regular", 2),))
+    >>> within_grant(garrison, ("Quebec City",)), within_grant(garrison, ("Boston",))
+    (True, False)
+    """
+    chosen = set(move.spaces)
+    if not chosen and isinstance(move, Command):
+        chosen = {destination for _, destination, _, _ in move.moves}
+    return bool(chosen) and chosen <= set(allowed)
+
+
 def _in_spaces(spaces: set[str] | tuple[str, ...]) -> Callable[[Any], bool]:
     def keep(move: Any) -> bool:
-        return bool(move.spaces) and set(move.spaces) <= set(spaces)
+        return within_grant(move, spaces)
 
     return keep
 
@@ -375,7 +390,7 @@ def _narrowing(state: LodState, action: Action, *, spaces_checked: bool = False
     checks: list[Callable[[Command], bool]] = []
     if action.spaces is not None and not spaces_checked:
         allowed = set(action.spaces)
-        checks.append(lambda c: bool(c.spaces) and set(c.spaces) <= allowed)
+        checks.append(lambda c: within_grant(c, allowed))
     if action.leader and action.commands == 1:
         checks.append(lambda c: leader_involved(state.coin, c))
     if action.declared is not None:
@@ -396,38 +411,35 @@ def _command_of(move: Any) -> Command:
     return move if isinstance(move, Command) else move.command
 
 
-def _special_parts(state: LodState, action: Action) -> list[MoveView[Any]]:
+def _special_parts(state: LodState, action: Action) -> Iterator[MoveView[Any]]:
+    """The views of the Special Activities left to the action, each built when
+    reached (whether any move is left stops at the first view that has one)."""
     if action.specials <= 0 or (action.paired and action.command is None):
-        return []
+        return
     coin, faction = state.coin, action.faction
     names = action.special_names or tuple(available_special_activities(coin, faction))
     paired = action.command if action.paired else None
-    parts: list[MoveView[Any]] = []
     for name in names:
         if name not in available_special_activities(coin, faction):
             continue
         view = special_view(coin, faction, name, paired)
         if action.spaces is not None and not action.paired:
-            allowed = set(action.spaces)
-            parts.append(FilteredView(view, _in_spaces(allowed),
-                                      _refuser(state)))  # fmt: skip
+            yield FilteredView(view, _in_spaces(set(action.spaces)), _refuser(state))
         else:
-            parts.append(view)
-    return parts
+            yield view
 
 
-def _offer_parts(state: LodState, action: Action) -> list[MoveView[Any]]:
-    parts: list[MoveView[Any]] = []
+def _offer_parts(state: LodState, action: Action) -> Iterator[MoveView[Any]]:
+    """The views of a Battle's follow-ups still open, each built when reached."""
     for offer in action.offers:
         if offer.action == "move_blockade":
-            parts.append(blockade_shift_view(state.coin, offer))
+            yield blockade_shift_view(state.coin, offer)
         elif offer.action == "skirmish":
-            parts.append(FilteredView(special_view(state.coin, offer.faction, "skirmish", None),
-                                      _in_spaces((offer.space,)), _refuser(state)))  # fmt: skip
+            yield FilteredView(special_view(state.coin, offer.faction, "skirmish", None),
+                               _in_spaces((offer.space,)), _refuser(state))  # fmt: skip
         elif offer.action == "rally":
-            parts.append(command_view(state.coin, offer.faction, "rally", limited=True,
-                                      free=True, options=state.rules.command_options))  # fmt: skip
-    return parts
+            yield command_view(state.coin, offer.faction, "rally", limited=True, free=True,
+                               options=state.rules.command_options)  # fmt: skip
 
 
 def may_end(state: LodState, action: Action) -> bool:
@@ -489,7 +501,7 @@ def _build(state: LodState) -> MoveView[Any]:
         return ChainView(parts, refuse)
     action = state.action
     assert action is not None
-    parts = _offer_parts(state, action) + _special_parts(state, action)
+    parts = [*_offer_parts(state, action), *_special_parts(state, action)]
     if action.commands > 0:
         parts += _command_parts(state, action)
     if may_end(state, action):
@@ -651,7 +663,7 @@ def _command_refusal(
         return Refusal("free" if action.free else "not free: the Command is paid", "3.1.2")
     narrowed = _narrowing(state, action)
     if narrowed is not None and not narrowed(command):
-        if action.spaces is not None and not set(command.spaces) <= set(action.spaces):
+        if action.spaces is not None and not within_grant(command, action.spaces):
             return Refusal(f"the grant's spaces are {list(action.spaces)}", "5.3")
         if action.declared is not None:
             return Refusal("the Command its Special Activity declared is due", "4.1")
@@ -696,7 +708,7 @@ def _special_refusal(state: LodState, action: Action, move: SpecialActivity) -> 
         action.slot == "stroke" and move.command.faction == action.faction
     ):  # 8.3.7: a Non-player's Stroke may match its Activity to its first Command
         return Refusal("this Special Activity is independent of any Command", "2.3.8")
-    outside = action.spaces is not None and not set(move.spaces) <= set(action.spaces)
+    outside = action.spaces is not None and not within_grant(move, action.spaces)
     if outside and not action.paired:
         assert action.spaces is not None
         return Refusal(f"the grant's spaces are {list(action.spaces)}", "5.3")

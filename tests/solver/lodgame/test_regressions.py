@@ -3,13 +3,17 @@ game that shows it."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from legalis.model.core.randomness import LoggedRandom
+from legalis.model.lod.command_base import Command
 from legalis.model.lod.commands import command_view
 from legalis.model.lod.special import apply_special, special_view
 from legalis.solver.lodgame.dice import StreamDice
 from legalis.solver.lodgame.game import LodGame
 from legalis.solver.lodgame.moves import Done, Pass, Roll
 from legalis.solver.lodgame.seats import NonplayerSeat
+from legalis.solver.lodgame.state import Action
 from legalis.solver.lodgame.views import action_has_moves
 from legalis.solver.players import Player, RandomPlayer
 
@@ -113,3 +117,30 @@ def test_naval_pressure_after_howe_lowers_the_fni_is_carried_out() -> None:
     for move in listed:
         after = apply_special(coin, move, StreamDice(1)).state
         assert after.track("fni") == 0
+
+
+def test_a_free_garrison_granted_in_the_cities_can_be_taken() -> None:
+    # 5.3 and 3.2.2: a Garrison selects no space of its own (its moves name the Cities
+    # its Regulars go to), so an Event's free Garrison in the Cities was never listed,
+    # and its refusal named the Leader (1.10). Its Regulars' destinations are the
+    # spaces a grant narrows.
+    game = LodGame({"scenario": "1776"})
+    state = game.new_initial_state()
+    state.coin.set_card_list("brilliant_strokes", [])
+    state.card_number, state.on_deck, state.deck, state.stage = 33, 1, (2, 3), "roll"
+    state.play(Roll(5))
+    cities = tuple(sorted(state.coin.rules.map.of_type("City")))
+    state.stage = "action"
+    state.action = Action("british", "grant", commands=1, specials=0, free=True, paired=False,
+                          names=("garrison",), spaces=cities)  # fmt: skip
+    state.cache.clear()
+    first = state.legal_moves().random(LoggedRandom(0))  # bounded: drawn, not listed
+    assert isinstance(first, Command) and first.name == "garrison" and first.moves
+    assert {city for _, city, _, _ in first.moves} <= set(cities)
+    assert state.legal_moves().refusal(first) is None
+    into_boston = (("New York City", "Boston", "british_regular", 1),)
+    outside = Command("british", "garrison", moves=into_boston, free=True)
+    state.action = replace(state.action, spaces=("Quebec City",))
+    state.cache.clear()
+    refused = state.legal_moves().refusal(outside)
+    assert refused is not None and refused.rule == "5.3"
