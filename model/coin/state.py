@@ -443,10 +443,13 @@ class CoinState:
         >>> CoinState.new("fitl").pieces("Available", "vc_guerrilla")
         30
         """
-        slots = self._slot_range(location, piece_type, status)
-        if len(slots) == 1:
-            return self.counts[slots.start]
-        return sum(self.counts[slots.start : slots.stop])
+        slots = self.rules.slot_ranges.get((location, piece_type, status))
+        if slots is None:  # the commonest question of every move generator: kept short
+            slots = self._slot_range(location, piece_type, status)
+        start, stop = slots.start, slots.stop
+        if stop - start == 1:
+            return self.counts[start]
+        return sum(self.counts[start:stop])
 
     def _target(self, location: str, piece_type: str, status: str | None) -> int:
         # Pieces in a box have no Underground or Tunneled side: they sit at the
