@@ -125,7 +125,7 @@ class LodRules:
             number = PLAIN_WINTER + index + 1
             found[number] = Card.model_construct(  # no Event: nothing to check
                 number=number, title="Winter Quarters", factions=(), kind="winter_quarters",
-                unshaded=Side.model_validate({"text": "", "effects": []}), shaded=None,
+                unshaded=Side.model_construct(), shaded=None,
                 period=None, marks={}, instructions={},
             )
         return found
