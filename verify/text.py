@@ -457,7 +457,7 @@ class _Compiler(PhraseCompiler):
         return [roll, {"op": "if", "condition": condition, "then": then}]
 
     def box_table(self, node: Tree[Token]) -> list[Table]:
-        """ "Move ARVN Police from out of play to map: 7 if ...; 1 if ...": one
+        """ "Move ARVN Troops out of play to map: 5 if ...; 2 if ...": one
         placement per row, each under its condition."""
         parts = subtrees(node)
         pieces = self._piece_fields(parts[0])
@@ -815,7 +815,7 @@ class _Compiler(PhraseCompiler):
             table["taking"] = status
 
     def _fallback(self, effect: Table) -> list[Table]:
-        """ "Remove 2 Guerrillas from Kontum or, once none, Quang Nam": what the first
+        """ "Remove 3 Guerrillas from Pleiku or, once none, Kontum": what the first
         space could not give is taken from the second."""
         fallback = effect.pop("fallback", None)
         if fallback is None:
@@ -973,7 +973,7 @@ class _Compiler(PhraseCompiler):
         return self._flip(node, "underground", chooser)
 
     def op_tunnel(self, node: Tree[Token], chooser: str | None) -> list[Table]:
-        """ "Place Tunnel markers on 3 VC Bases in Quang Nam" ("on each": on all)."""
+        """ "Place Tunnel markers on 2 VC Bases in Pleiku" ("on each": on all)."""
         parts = subtrees(node)
         count = {"all": True} if parts[0].data == "each_count" else self.count(parts[0])
         table: Table = {"op": "tunnel", "count": count, **self._piece_fields(parts[1])}
@@ -1564,7 +1564,7 @@ class _Compiler(PhraseCompiler):
         return [again]
 
     def op_place_and_shift(self, node: Tree[Token], chooser: str | None) -> list[Table]:
-        """ "Place 2 NVA Bases in and shift Kontum 2 levels toward ...": one location."""
+        """ "Place 1 NVA Base in and shift Pleiku 1 level toward ...": one location."""
         parts = subtrees(node)
         where = self.location(parts[2])
         shared, selection = self._share(where, chooser)
