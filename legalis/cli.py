@@ -511,9 +511,7 @@ def moves_command(
     scenario: ScenarioOpt = None,
     time_limit: Annotated[
         float | None,
-        typer.Option(
-            "--time-limit", min=0, help="COIN: give up after this many seconds (exit 2)."
-        ),
+        typer.Option("--time-limit", min=0, help="COIN: give up after this many seconds (exit 2)."),
     ] = None,
     as_json: JsonFlag = False,
     effect: Annotated[

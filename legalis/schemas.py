@@ -29,7 +29,7 @@ from legalis.model.coin.schema import state_document_model
 from legalis.model.eupop.state import EuState
 from legalis.model.sevenyears.schema import move_document_model
 from legalis.model.sevenyears.schema import state_document_model as sevenyears_state_model
-from legalis.solver.events import EventMoveDocument
+from legalis.solver.event_documents import EventMoveDocument
 from legalis.verify.coin import CoinReportDocument
 from legalis.verify.findings import FindingDocument
 from legalis.verify.fixtures import FIXTURE_SCHEMA, MANIFEST_SCHEMA

@@ -70,7 +70,7 @@ from legalis.model.eupop.play import PlayOptions
 from legalis.model.eupop.state import SMALL_STATE
 from legalis.registry import game_entry, games, load_game
 from legalis.solver.eupop_play import EFFECTS
-from legalis.solver.events import EventMoveDocument
+from legalis.solver.event_documents import EventMoveDocument
 
 API_VERSION = "v1"
 COIN_GAMES = ("lod", "fitl")
@@ -1415,8 +1415,14 @@ def _games() -> GamesResponse:
         GameInfo(
             name=name,
             title=titles[name],
-            supports=[*(whole if name in games() else []),
-                      "event-moves", "event-check", "event-apply", "verify-deck", "fixtures"],
+            supports=[
+                *(whole if name in games() else []),
+                "event-moves",
+                "event-check",
+                "event-apply",
+                "verify-deck",
+                "fixtures",
+            ],
             options=list(game_entry(name).option_names) if name in games() else [],
             scenarios=scenario_names(name),
             schemas=[
@@ -1471,9 +1477,7 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     )
     app.state.limits = bounds
     app.state.pool = pool
-    app.add_middleware(
-        BodyLimit, max_bytes=bounds.max_body_bytes, read_seconds=bounds.time_limit
-    )
+    app.add_middleware(BodyLimit, max_bytes=bounds.max_body_bytes, read_seconds=bounds.time_limit)
     app.add_exception_handler(InputError, _input_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(IllegalMoveError, _illegal_move)

@@ -13,11 +13,12 @@ game: no such game (allowed: sevenyears)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 # Control characters and lone surrogates, written as escapes: a message is one
 # printable line whatever bytes a user's file or argument holds.
-_ESCAPES = {code: repr(chr(code))[1:-1] for code in (*range(0x20), 0x7F, *range(0xD800, 0xE000))}
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f\ud800-\udfff]")
 
 
 def clip(text: str, limit: int = 80) -> str:
@@ -36,7 +37,11 @@ def _one_line(text: str, limit: int) -> str:
     >>> _one_line("line\nbreak", 80)
     'line\\nbreak'
     """
-    return clip(text.translate(_ESCAPES), limit)
+    return clip(_UNPRINTABLE.sub(_escape, text), limit)
+
+
+def _escape(found: re.Match[str]) -> str:
+    return repr(found.group())[1:-1]
 
 
 class LegalisError(Exception):

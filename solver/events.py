@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from functools import lru_cache
-from typing import Annotated, Any, Literal, NamedTuple
+from typing import Any, NamedTuple
 
 from legalis.model.coin import effects as fx
 from legalis.model.coin.deck import Card
@@ -58,12 +58,10 @@ from legalis.model.coin.interpret import (
 )
 from legalis.model.coin.limits import hold_refusal
 from legalis.model.coin.state import CoinState
-from legalis.model.core.documents import prose_description
 from legalis.model.core.views import MoveView, Refusal, Verdict
 from legalis.model.errors import IllegalMoveError, InputError, SolverLimitError
 from legalis.solver.deadline import check_deadline
 from legalis.solver.distribute import Distribution
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 Atoms = tuple[tuple[str, str, int], ...]
 Step = Atoms | int
@@ -89,37 +87,6 @@ class EventMove(NamedTuple):
                 for step in self.steps
             ],
         }
-
-
-AtomDocument = tuple[StrictStr, StrictStr, Annotated[StrictInt, Field(ge=1)]]
-"""One ``[space, piece type, count]`` of a piece decision."""
-OptionDocument = Annotated[StrictInt, Field(ge=0)]
-"""The number of the option picked at a choice."""
-
-
-class EventMoveDocument(BaseModel):
-    """An event move as JSON, as EventMove.to_json writes it and event_move_from_json
-    reads it: per decision, the [space, piece type, count] triples chosen, or the
-    number of the option picked.
-
-    >>> move = {"card": 1, "side": "shaded", "faction": "patriots", "steps": [0]}
-    >>> move["steps"].append([["Boston", "militia", 1]])
-    >>> EventMoveDocument.model_validate(move).steps
-    [0, [('Boston', 'militia', 1)]]
-    >>> move["steps"][1][0][2] = 0  # a count of no pieces
-    >>> EventMoveDocument.model_validate(move)
-    Traceback (most recent call last):
-    ...
-    pydantic_core._pydantic_core.ValidationError: 2 validation errors for EventMoveDocument
-    ...
-    """
-
-    model_config = ConfigDict(extra="forbid", json_schema_extra=prose_description)
-
-    card: StrictInt = Field(ge=1, description="The event card's number.")
-    side: Literal["unshaded", "shaded"]
-    faction: StrictStr = Field(min_length=1, description="The executing Faction's id.")
-    steps: list[OptionDocument | list[AtomDocument]]
 
 
 def event_move_from_json(raw: Any, *, path: str = "move") -> EventMove:
@@ -330,6 +297,15 @@ def _last_move(run: Run) -> fx.MovePieces | None:
     return None
 
 
+class _Replay(NamedTuple):
+    """A move carried out from a view's start: the run after it (None if refused),
+    why it was refused, and the Faction that made each decision up to there."""
+
+    run: Run | None
+    refusal: Refusal | None
+    deciders: tuple[str, ...]
+
+
 class EventMovesView(MoveView[EventMove]):
     """The legal executions of one side of one card by one Faction, in one state."""
 
@@ -341,6 +317,7 @@ class EventMovesView(MoveView[EventMove]):
         faction: str,
         *,
         deadline: float | None = None,
+        root: Run | None = None,
     ) -> None:
         self.deadline = deadline
         self.state = state
@@ -349,8 +326,9 @@ class EventMovesView(MoveView[EventMove]):
         self.faction = state.rules.data.faction(faction, path="faction").id
         self.side = card.side(side)
         self.context = Context(self.faction, card.number, side)
-        self._root = start(state, self.side, self.context)
+        self._root = root if root is not None else start(state, self.side, self.context)
         self._counts: dict[int, int] = {}
+        self._replays: dict[EventMove, _Replay] = {}
         self.unplayable = precondition_refusal(state, card, self.side, self.context)
 
     # ------------------------------------------------------------------ walking
@@ -509,13 +487,22 @@ class EventMovesView(MoveView[EventMove]):
 
     # ------------------------------------------------------------------ checking
 
-    def _replay(
-        self, move: object, deciders: list[str] | None = None
-    ) -> tuple[Run | None, Refusal | None]:
-        """Carry out ``move`` step by step from the start, refusing at the first bad step;
-        the Faction awaited at each step is appended to ``deciders`` when given."""
+    def _replay(self, move: object) -> _Replay:
+        """``move`` carried out step by step from the start, or refused at the first
+        bad step; kept for each move, as a move is checked, then carried out."""
         if not isinstance(move, EventMove):
-            return None, Refusal("not an event move", "5.1")
+            return _Replay(None, Refusal("not an event move", "5.1"), ())
+        if move not in self._replays:
+            deciders: list[str] = []
+            run, refused = self._carry_out_steps(move, deciders)
+            self._replays[move] = _Replay(run, refused, tuple(deciders))
+        return self._replays[move]
+
+    def _carry_out_steps(
+        self, move: EventMove, deciders: list[str]
+    ) -> tuple[Run | None, Refusal | None]:
+        """The run after ``move``'s steps, or the refusal of the first bad one; the
+        Faction awaited at each step is appended to ``deciders``."""
         if move.card != self.card.number:
             return None, Refusal(f"this view is for card {self.card.number}", "5.1")
         if move.side != self.side_name:
@@ -534,8 +521,7 @@ class EventMovesView(MoveView[EventMove]):
                 return None, forbidden
             if decision is None:
                 return None, Refusal(f"step {number}: the event is already carried out", "5.1.3")
-            if deciders is not None:
-                deciders.append(decision.chooser)
+            deciders.append(decision.chooser)
             if isinstance(decision, OptionChoice):
                 options = decision.options()
                 if not isinstance(step, int) or step not in options:
@@ -566,7 +552,7 @@ class EventMovesView(MoveView[EventMove]):
         return run, None
 
     def refusal(self, move: object) -> Refusal | None:
-        return self._replay(move)[1]
+        return self._replay(move).refusal
 
     def deciders(self, move: EventMove) -> list[str]:
         """The Faction id that makes each decision of ``move``, in step order: the
@@ -590,14 +576,13 @@ class EventMovesView(MoveView[EventMove]):
         >>> view.deciders(move)
         ['patriots', 'british']
         """
-        deciders: list[str] = []
-        _, refused = self._replay(move, deciders)
+        _, refused, deciders = self._replay(move)
         if refused is not None:
             raise IllegalMoveError(refused.reason, rule=refused.rule)
-        return deciders
+        return list(deciders)
 
     def justification(self, move: EventMove) -> Verdict:
-        run, _ = self._replay(move)
+        run = self._replay(move).run
         done = "; ".join(run.log) if run is not None and run.log else "nothing could be done"
         return Verdict(True, f"carries out all it can (5.1.3): {done}", "5.1; 5.1.1; 5.1.3")
 
@@ -606,15 +591,16 @@ class EventMovesView(MoveView[EventMove]):
         return self.verdict(move)
 
     def apply(self, move: EventMove) -> CoinState:
-        """The state after ``move``; an illegal move raises :class:`IllegalMoveError`."""
-        run, refused = self._replay(move)
+        """The state after ``move`` (a state of its own for each call); an illegal move
+        raises :class:`IllegalMoveError`."""
+        run, refused, _ = self._replay(move)
         if refused is not None or run is None:
             assert refused is not None
             raise IllegalMoveError(refused.reason, rule=refused.rule)
         broken = run.state.invariant_problems()
         if broken:  # the interpreter's own fault: no legal move may break an invariant
             raise AssertionError(f"event left the state unsound: {broken[0]}")
-        return run.state
+        return run.state.copy()
 
 
 def precondition_refusal(
@@ -678,13 +664,20 @@ def _rule_of(reason: str) -> str:
 
 
 def legal_event_moves(
-    state: CoinState, card: Card, side: str, faction: str, *, deadline: float | None = None
+    state: CoinState,
+    card: Card,
+    side: str,
+    faction: str,
+    *,
+    deadline: float | None = None,
+    root: Run | None = None,
 ) -> EventMovesView:
     """The lazy view of every legal execution of ``card``'s ``side`` by ``faction``.
 
     A side the card does not print is refused (5.2), as is an unknown Faction.
     ``deadline`` (a ``time.monotonic()`` value) bounds the view's searches: counting,
     listing and finding the n-th move raise :class:`SolverLimitError` once it has
-    passed.
+    passed. ``root``: the side begun on ``state`` by the executing Faction
+    (:func:`~legalis.model.coin.interpret.start`), when the caller has it already.
     """
-    return EventMovesView(state, card, side, faction, deadline=deadline)
+    return EventMovesView(state, card, side, faction, deadline=deadline, root=root)

@@ -50,11 +50,12 @@ from legalis.model.coin.schema import state_document_model
 from legalis.model.coin.state import CoinState, state_from_json
 from legalis.model.core.documents import read_document
 from legalis.model.core.ir import Add, Eq, IntVar, Term
+from legalis.model.core.records import field_default, union_members
 from legalis.model.core.views import Verdict
 from legalis.model.errors import InputError
+from legalis.solver.event_documents import EventMoveDocument
 from legalis.solver.events import (
     EventMove,
-    EventMoveDocument,
     EventMovesView,
     event_move_from_json,
     legal_event_moves,
@@ -925,8 +926,7 @@ def _ops(effects: Iterable[Any]) -> Iterable[str]:
 
 
 def _all_ops() -> list[str]:
-    union = fx.Effect.__origin__.__args__  # type: ignore[attr-defined]
-    return sorted(str(member.model_fields["op"].default) for member in union)
+    return sorted(str(field_default(member, "op")) for member in union_members(fx.Effect))
 
 
 def coverage(manifest: Manifest | Mapping[str, Any]) -> dict[str, Any]:

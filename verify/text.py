@@ -46,13 +46,13 @@ import copy
 import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from importlib import resources
 from typing import Any, Literal
 
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedInput
 from legalis.model.coin.effects import Effect, side_from_toml
 from legalis.model.coin.mapdata import SPACE_TYPES
+from legalis.model.core.documents import package_folder
 from legalis.model.errors import LegalisError
 from legalis.verify.fast_earley import exact_expectations, speed_up
 from legalis.verify.lexicon import Lexicon, alternation, lexicon, norm
@@ -156,7 +156,7 @@ def grammar_for(game: str) -> str:
     >>> "PIECE:" in grammar_for("lod") and "Militia" in grammar_for("lod")
     True
     """
-    package = resources.files("legalis.verify")
+    package = package_folder("legalis.verify")
     base = "\n".join(
         package.joinpath(name).read_text("utf-8") for name in ("text.lark", "phrases.lark")
     )

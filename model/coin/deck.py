@@ -39,21 +39,17 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Iterable, Mapping
 from copy import deepcopy
-from importlib import resources
-from typing import Any, Literal
+from dataclasses import field
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
-from legalis.model.coin.effects import Condition, Node, Side, TaggedSchema, validation_error
+from legalis.model.coin.effects import Condition, Node, Side, json_schema, validated
 from legalis.model.coin.gamedata import load_game_data
-from legalis.model.core.documents import read_document
+from legalis.model.core.documents import package_folder, read_document
+from legalis.model.core.records import Keys, Rule, record
 from legalis.model.errors import InputError
-from pydantic import (
-    ConfigDict,
-    Field,
-    ValidationError,
-    ValidationInfo,
-    field_validator,
-    model_validator,
-)
+
+if TYPE_CHECKING:
+    from pydantic import ValidationInfo
 
 CardKind = Literal["event", "brilliant_stroke", "pivotal", "winter_quarters"]
 SIDES = ("unshaded", "shaded")
@@ -69,6 +65,7 @@ def _card_rules(schema: dict[str, Any]) -> None:
     schema["else"] = {"required": ["factions"], "properties": {"factions": {"minItems": 1}}}
 
 
+@record
 class Instruction(Node):
     """A Faction's Event Instruction for a musket-marked card (LoD 8.3.1): the text,
     the side a Non-player executes instead of the 8.3.2 default, and a condition
@@ -79,6 +76,22 @@ class Instruction(Node):
     effective_if: Condition | None = None
 
 
+def _an_order(factions: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
+    if not factions and info.data.get("kind", "event") != WINTER_QUARTERS:
+        raise ValueError(
+            "a card needs its Faction order, at least one Faction (only a Winter "
+            "Quarters card may have none)"
+        )
+    return factions
+
+
+def _one_winter_side(shaded: Side | None, info: ValidationInfo) -> Side | None:
+    if shaded is not None and info.data.get("kind") == WINTER_QUARTERS:
+        raise ValueError("a Winter Quarters card prints one side, unshaded: its Event (6.0)")
+    return shaded
+
+
+@record
 class Card(Node):
     """One card. ``factions`` is the Faction order (ids); ``marks`` maps a
     Faction id to ``musket`` or ``sword`` (LoD 8.1); ``instructions`` a Faction id to
@@ -89,40 +102,26 @@ class Card(Node):
     the Event's choices (``docs/rules-questions.md``).
     """
 
-    model_config = ConfigDict(json_schema_extra=_card_rules)
+    # validate_default: a card without a Faction order is checked too (``_an_order``)
+    __pydantic_config__: ClassVar[dict[str, Any]] = {
+        **Node.__pydantic_config__,
+        "json_schema_extra": _card_rules,
+        "validate_default": True,
+    }
 
-    number: int = Field(ge=1)
-    title: str = Field(min_length=1)
+    number: Annotated[int, Rule("Field", ge=1)]
+    title: Annotated[str, Rule("Field", min_length=1)]
     period: str | None = None
     kind: CardKind = "event"  # before the fields whose checks read it
-    factions: tuple[str, ...] = Field(default=(), validate_default=True)
-    marks: dict[str, Literal["musket", "sword"]] = Field(default_factory=dict)
-    instructions: dict[str, Instruction] = Field(default_factory=dict)
+    factions: Annotated[tuple[str, ...], Rule("AfterValidator", _an_order)] = ()
+    marks: dict[str, Literal["musket", "sword"]] = field(default_factory=dict)
+    instructions: dict[str, Instruction] = field(default_factory=dict)
     unshaded: Side | None = None
-    shaded: Side | None = None
+    shaded: Annotated[Side | None, Rule("AfterValidator", _one_winter_side)] = None
 
-    @field_validator("factions")
-    @classmethod
-    def _an_order(cls, factions: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
-        if not factions and info.data.get("kind", "event") != WINTER_QUARTERS:
-            raise ValueError(
-                "a card needs its Faction order, at least one Faction (only a Winter "
-                "Quarters card may have none)"
-            )
-        return factions
-
-    @field_validator("shaded")
-    @classmethod
-    def _one_winter_side(cls, shaded: Side | None, info: ValidationInfo) -> Side | None:
-        if shaded is not None and info.data.get("kind") == WINTER_QUARTERS:
-            raise ValueError("a Winter Quarters card prints one side, unshaded: its Event (6.0)")
-        return shaded
-
-    @model_validator(mode="after")
-    def _has_a_side(self) -> Card:
+    def _check(self) -> None:
         if self.unshaded is None and self.shaded is None:
             raise ValueError("a card needs an unshaded or a shaded side")
-        return self
 
     @property
     def dual_use(self) -> bool:
@@ -140,18 +139,22 @@ class Card(Node):
         return chosen  # type: ignore[no-any-return]
 
 
+@record
 class Deck(Node):
-    game: Literal["lod", "fitl"]
-    cards: tuple[Card, ...] = Field(alias="card", min_length=1)
+    __pydantic_config__: ClassVar[dict[str, Any]] = {
+        **Node.__pydantic_config__,
+        "alias_generator": Keys(cards="card"),
+    }
 
-    @model_validator(mode="after")
-    def _unique_numbers(self) -> Deck:
+    game: Literal["lod", "fitl"]
+    cards: Annotated[tuple[Card, ...], Rule("Field", min_length=1)]
+
+    def _check(self) -> None:
         seen: set[int] = set()
         for card in self.cards:
             if card.number in seen:
                 raise ValueError(f"card number {card.number} appears twice")
             seen.add(card.number)
-        return self
 
     def card(self, number: int) -> Card:
         """The card numbered ``number``; an :class:`InputError` listing the deck's numbers."""
@@ -200,7 +203,7 @@ def deck_json_schema() -> dict[str, Any]:
     >>> schema["$defs"]["Card"]["anyOf"][1]  # a card prints one side or both
     {'properties': {'shaded': {'type': 'object'}}, 'required': ['shaded']}
     """
-    return Deck.model_json_schema(schema_generator=TaggedSchema)
+    return json_schema(Deck)
 
 
 def deck_from_toml(raw: Mapping[str, Any], *, source: str | None = None) -> Deck:
@@ -217,10 +220,7 @@ def deck_from_toml(raw: Mapping[str, Any], *, source: str | None = None) -> Deck
     ...     print(refused.path, refused.allowed)
     deck.card[0].factions[1] ['British', 'Patriots', 'French', 'Indians']
     """
-    try:
-        return Deck.model_validate(_with_faction_ids(raw, source))
-    except ValidationError as error:
-        raise validation_error(error, source=source, prefix="deck") from error
+    return validated(Deck, _with_faction_ids(raw, source), source=source, path="deck")
 
 
 def _with_faction_ids(raw: Mapping[str, Any], source: str | None) -> Mapping[str, Any]:
@@ -251,12 +251,12 @@ def _with_faction_ids(raw: Mapping[str, Any], source: str | None) -> Mapping[str
         factions = card.get("factions")
         if isinstance(factions, list):
             card["factions"] = [known(f, f"{path}.factions[{i}]") for i, f in enumerate(factions)]
-        for field in ("marks", "instructions"):
-            table = card.get(field)
+        for key in ("marks", "instructions"):
+            table = card.get(key)
             if isinstance(table, dict):
-                card[field] = {known(k, f"{path}.{field}.{k}"): v for k, v in table.items()}
-        for field in ("instructions", *SIDES):
-            _effect_ids(card.get(field), ids)
+                card[key] = {known(k, f"{path}.{key}.{k}"): v for k, v in table.items()}
+        for key in ("instructions", *SIDES):
+            _effect_ids(card.get(key), ids)
     return out
 
 
@@ -298,11 +298,12 @@ def read_deck(path: str) -> Deck:
 
 
 def bundled_deck(game: str, name: str = "sample") -> Deck:
-    """A deck shipped with the game's model, e.g. ``bundled_deck("lod")``."""
-    folder = resources.files(f"legalis.model.{game}").joinpath("decks")
+    """A deck shipped with the game's model, e.g. ``bundled_deck("lod")``, read without
+    pydantic: play needs no validation of what the package ships."""
+    folder = package_folder(f"legalis.model.{game}").joinpath("decks")
     entry = folder.joinpath(f"{name}.toml")
     if not entry.is_file():
         raise InputError(f"no bundled deck {name!r} for {game!r}", path="deck")
-    return deck_from_toml(
-        tomllib.loads(entry.read_text("utf-8")), source=f"{game}/decks/{name}.toml"
-    )
+    source = f"{game}/decks/{name}.toml"
+    # read as trusted: the tests validate every bundled deck (``test_bundled_decks_are_valid``)
+    return Deck.trusted(_with_faction_ids(tomllib.loads(entry.read_text("utf-8")), source))

@@ -9,8 +9,9 @@ its meaning under section 5 of the rules, so limits such as stacking, Available
 pieces and track caps are never written into a card.
 
 Decks are TOML; every table of an effect carries ``op``, every filter ``is``,
-every condition ``if``. The models are pydantic: loading a deck validates every
-field, and the JSON Schema of the language comes from the same classes.
+every condition ``if``. The nodes are frozen records (``model/core/records.py``):
+loading a deck validates every field with pydantic, and the JSON Schema of the
+language comes from the same classes; play reads them as plain dataclasses.
 
 >>> side = side_from_toml({"text": "Place 2 Militia in each of up to 3 Colonies.",
 ...     "effects": [{"op": "place", "pieces": ["militia"], "count": 2,
@@ -23,23 +24,29 @@ field, and the JSON Schema of the language comes from the same classes.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import operator
 from collections.abc import Callable, Mapping
-from typing import Annotated, Any, Literal
+from dataclasses import field
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeVar
 
-from legalis.model.errors import InputError
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    NonNegativeInt,
-    ValidationError,
-    ValidationInfo,
-    field_validator,
-    model_validator,
+from legalis.model.core.records import (
+    Keys,
+    Record,
+    Rule,
+    document_key,
+    field_default,
+    record,
+    record_fields,
+    union_members,
 )
-from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
-from pydantic_core import core_schema
+from legalis.model.errors import InputError
+
+if TYPE_CHECKING:
+    from pydantic import ValidationInfo
+
+_N = TypeVar("_N", bound=Record)
 
 Comparison = Literal["<", "<=", "==", "!=", ">=", ">"]
 COMPARE: dict[str, Callable[[int, int], bool]] = {
@@ -61,32 +68,62 @@ Relative = Literal["own", "friendly", "enemy"]
 def _tag_required(schema: dict[str, Any], model: type[Any]) -> None:
     """List a node's tag (``op``, ``is``, ``if``, ``of``) as required in its JSON Schema.
 
-    Every tagged node sits in a union told apart by the tag, and pydantic refuses a
+    Every tagged node sits in a union told apart by the tag, and validation refuses a
     table without it; the default the tag field carries only names the node.
 
     >>> TypeIs.model_json_schema()["required"]  # the tag first
     ['is', 'types']
     """
-    for name, field in model.model_fields.items():
-        if name == "op" or field.alias in ("is", "if", "of"):
-            required = schema.setdefault("required", [])
-            required.insert(0, field.alias or name)
+    for each in dataclasses.fields(model):
+        key = document_key(model, each.name)
+        if each.name == "op" or key in ("is", "if", "of"):
+            schema.setdefault("required", []).insert(0, key)
 
 
-class Node(BaseModel):
+class Node(Record):
     """A frozen node of the effect language; unknown fields are errors."""
 
-    # defer_build: a model's validator is built when first used, not at import. Play
-    # validates a deck's sides and little else; building every model's validator (each
-    # holding the recursive unions again) took about 9 MiB and 0.12 s at import.
-    model_config = ConfigDict(
-        frozen=True, extra="forbid", json_schema_extra=_tag_required, defer_build=True
-    )
+    __slots__ = ()
+    __pydantic_config__: ClassVar[dict[str, Any]] = {
+        "extra": "forbid",
+        "json_schema_extra": _tag_required,
+    }
+
+
+class QuantityNode(Node):
+    """A quantity, told apart by its key ``of``."""
+
+    __slots__ = ()
+    __pydantic_config__: ClassVar[dict[str, Any]] = {
+        **Node.__pydantic_config__,
+        "alias_generator": Keys(kind="of"),
+    }
+
+
+class FilterNode(Node):
+    """A space filter, told apart by its key ``is``."""
+
+    __slots__ = ()
+    __pydantic_config__: ClassVar[dict[str, Any]] = {
+        **Node.__pydantic_config__,
+        "alias_generator": Keys(kind="is"),
+    }
+
+
+class ConditionNode(Node):
+    """A condition, told apart by its key ``if``."""
+
+    __slots__ = ()
+    __pydantic_config__: ClassVar[dict[str, Any]] = {
+        **Node.__pydantic_config__,
+        "alias_generator": Keys(kind="if"),
+    }
 
 
 # ---------------------------------------------------------------------- counts
 
 
+@record
 class Count(Node):
     """How many pieces (or markers): ``n``, ``up to n`` when ``up_to``; a bare integer
     in TOML means exactly ``n``.
@@ -99,15 +136,26 @@ class Count(Node):
     Under 5.1.3 an exact count the state cannot meet is carried out as far as it can.
     """
 
-    n: int = Field(default=1, ge=0)
+    n: Annotated[int, Rule("Field", ge=0)] = 1
     up_to: bool = False
     all: bool = False
-    at_least: int | None = Field(default=None, ge=0)
+    at_least: Annotated[int | None, Rule("Field", ge=0)] = None
     amount: Amount | None = None
 
 
 def _count(value: Any) -> Any:
     return {"n": value} if isinstance(value, int) and not isinstance(value, bool) else value
+
+
+PieceCount = Annotated[
+    Count,
+    Rule(
+        "BeforeValidator",
+        _count,
+        json_schema_input_type=Count | Annotated[int, Rule("Field", ge=0)],
+    ),
+]
+"""A :class:`Count`, or in a document a bare integer: exactly that many."""
 
 
 # ---------------------------------------------------------------------- amounts
@@ -116,79 +164,88 @@ def _count(value: Any) -> Any:
 # "half", "a die roll of", "N times <Track> value"); quantities are told apart by ``of``.
 
 
-class OfPieces(Node):
+@record
+class OfPieces(QuantityNode):
     """How many ``pieces`` (any status unless given) lie in spaces matching ``where``
     (``None``: the whole map), or in ``box`` when one is named.
 
     ``relative`` narrows the types to the executing Faction's own (``own``), its
     side's (``friendly``) or the other side's (``enemy``) pieces."""
 
-    kind: Literal["pieces"] = Field(default="pieces", alias="of")
-    pieces: tuple[str, ...] = Field(min_length=1)
+    kind: Literal["pieces"] = "pieces"
+    pieces: Annotated[tuple[str, ...], Rule("Field", min_length=1)]
     where: Filter | None = None
     box: str | None = None
     status: PieceStatus | None = None
     relative: Relative | None = None
 
 
-class OfSpaces(Node):
+@record
+class OfSpaces(QuantityNode):
     """How many spaces match ``filter``."""
 
-    kind: Literal["spaces"] = Field(default="spaces", alias="of")
+    kind: Literal["spaces"] = "spaces"
     filter: Filter
 
 
-class OfTrack(Node):
+@record
+class OfTrack(QuantityNode):
     """A track's value (Resources, Aid, Trail, FNI, ...)."""
 
-    kind: Literal["track"] = Field(default="track", alias="of")
+    kind: Literal["track"] = "track"
     track: str
 
 
-class OfPopulation(Node):
+@record
+class OfPopulation(QuantityNode):
     """The summed population of the spaces matching ``filter``."""
 
-    kind: Literal["population"] = Field(default="population", alias="of")
+    kind: Literal["population"] = "population"
     filter: Filter
 
 
-class OfMarkers(Node):
+@record
+class OfMarkers(QuantityNode):
     """How many ``marker`` markers lie in spaces matching ``where`` (``None``: the map)."""
 
-    kind: Literal["markers"] = Field(default="markers", alias="of")
+    kind: Literal["markers"] = "markers"
     marker: str
     where: Filter | None = None
 
 
-class OfCards(Node):
+@record
+class OfCards(QuantityNode):
     """How many names a kept card list holds (``rvn_leaders``, ``brilliant_strokes``)."""
 
-    kind: Literal["cards"] = Field(default="cards", alias="of")
+    kind: Literal["cards"] = "cards"
     list: str
 
 
-class OfBound(Node):
+@record
+class OfBound(QuantityNode):
     """A number bound earlier in the side: a die roll (:class:`Roll`) or how many
     pieces an effect with ``bind`` took or placed ("for each piece removed")."""
 
-    kind: Literal["bound"] = Field(default="bound", alias="of")
+    kind: Literal["bound"] = "bound"
     name: str
 
 
-class OfVictory(Node):
+@record
+class OfVictory(QuantityNode):
     """A Faction's victory margin as the game computes it for its victory check
     (LoD 7.2, FitL 7.2): positive when ahead of its condition."""
 
-    kind: Literal["victory"] = Field(default="victory", alias="of")
+    kind: Literal["victory"] = "victory"
     faction: str
 
 
 Quantity = Annotated[
     OfPieces | OfSpaces | OfTrack | OfPopulation | OfMarkers | OfCards | OfBound | OfVictory,
-    Field(discriminator="kind"),
+    Rule("Field", discriminator="kind"),
 ]
 
 
+@record
 class Amount(Node):
     """``round(quantity * times / per) + plus``: "+1 per 3 Villages" is
     ``times=1, per=3``; "half, rounding down" ``per=2``; "4 times Trail value"
@@ -200,7 +257,7 @@ class Amount(Node):
 
     quantity: Quantity
     times: int = 1
-    per: int = Field(default=1, ge=1)
+    per: Annotated[int, Rule("Field", ge=1)] = 1
     round: Literal["down", "up"] = "down"
     plus: int = 0
     minus: Quantity | None = None
@@ -209,112 +266,128 @@ class Amount(Node):
 # ---------------------------------------------------------------------- filters
 
 
-class TypeIs(Node):
+@record
+class TypeIs(FilterNode):
     """Spaces of these map types (City, Colony, Reserve, Province, LoC)."""
 
-    kind: Literal["type"] = Field(default="type", alias="is")
-    types: tuple[str, ...] = Field(min_length=1)
+    kind: Literal["type"] = "type"
+    types: Annotated[tuple[str, ...], Rule("Field", min_length=1)]
 
 
-class NamedSpaces(Node):
+@record
+class NamedSpaces(FilterNode):
     """Exactly these spaces (or boxes, such as the West Indies)."""
 
-    kind: Literal["named"] = Field(default="named", alias="is")
-    names: tuple[str, ...] = Field(min_length=1)
+    kind: Literal["named"] = "named"
+    names: Annotated[tuple[str, ...], Rule("Field", min_length=1)]
 
 
-class PopulationIs(Node):
-    kind: Literal["population"] = Field(default="population", alias="is")
+@record
+class PopulationIs(FilterNode):
+    kind: Literal["population"] = "population"
     compare: Comparison = ">="
-    value: int = Field(ge=0)
+    value: Annotated[int, Rule("Field", ge=0)]
 
 
-class ControlIs(Node):
+@record
+class ControlIs(FilterNode):
     """Spaces with this control: LoD ``rebellion``, ``british``; FitL ``coin``, ``nva``;
     ``none`` for uncontrolled."""
 
-    kind: Literal["control"] = Field(default="control", alias="is")
+    kind: Literal["control"] = "control"
     control: str
 
 
-class PiecesPresent(Node):
+@record
+class PiecesPresent(FilterNode):
     """Spaces holding ``compare value`` pieces of these types (any status unless given)."""
 
-    kind: Literal["pieces"] = Field(default="pieces", alias="is")
-    pieces: tuple[str, ...] = Field(min_length=1)
+    kind: Literal["pieces"] = "pieces"
+    pieces: Annotated[tuple[str, ...], Rule("Field", min_length=1)]
     compare: Comparison = ">="
-    value: int = Field(default=1, ge=0)
+    value: Annotated[int, Rule("Field", ge=0)] = 1
     status: PieceStatus | None = None
 
 
-class SupportIs(Node):
-    kind: Literal["support"] = Field(default="support", alias="is")
-    levels: tuple[SupportLevel, ...] = Field(min_length=1)
+@record
+class SupportIs(FilterNode):
+    kind: Literal["support"] = "support"
+    levels: Annotated[tuple[SupportLevel, ...], Rule("Field", min_length=1)]
 
 
-class AdjacentTo(Node):
+@record
+class AdjacentTo(FilterNode):
     """Spaces adjacent to at least one space matching ``filter``; with ``distance``
     N > 1, within N spaces of one ("within 2 spaces of"). ``include_self``: the
     matching spaces themselves count too ("in or adjacent to")."""
 
-    kind: Literal["adjacent"] = Field(default="adjacent", alias="is")
+    kind: Literal["adjacent"] = "adjacent"
     filter: Filter
-    distance: int = Field(default=1, ge=1)
+    distance: Annotated[int, Rule("Field", ge=1)] = 1
     include_self: bool = False
 
 
-class BoundSpaces(Node):
+@record
+class BoundSpaces(FilterNode):
     """The spaces bound to ``name`` earlier in the side: chosen by a :class:`Select`,
     or acted in by an effect whose ``where`` carries ``bind`` ("there", "in each",
     "that space", "it", "them")."""
 
-    kind: Literal["bound"] = Field(default="bound", alias="is")
+    kind: Literal["bound"] = "bound"
     name: str
 
 
-class MarkersPresent(Node):
+@record
+class MarkersPresent(FilterNode):
     """Spaces holding ``compare value`` markers of a kind (Terror, Propaganda, ...)."""
 
-    kind: Literal["markers"] = Field(default="markers", alias="is")
+    kind: Literal["markers"] = "markers"
     marker: str
     compare: Comparison = ">="
-    value: int = Field(default=1, ge=0)
+    value: Annotated[int, Rule("Field", ge=0)] = 1
 
 
-class CountryIs(Node):
-    kind: Literal["country"] = Field(default="country", alias="is")
-    countries: tuple[str, ...] = Field(min_length=1)
+@record
+class CountryIs(FilterNode):
+    kind: Literal["country"] = "country"
+    countries: Annotated[tuple[str, ...], Rule("Field", min_length=1)]
 
 
-class TerrainIs(Node):
-    kind: Literal["terrain"] = Field(default="terrain", alias="is")
-    terrains: tuple[str, ...] = Field(min_length=1)
+@record
+class TerrainIs(FilterNode):
+    kind: Literal["terrain"] = "terrain"
+    terrains: Annotated[tuple[str, ...], Rule("Field", min_length=1)]
 
 
-class CoastalIs(Node):
-    kind: Literal["coastal"] = Field(default="coastal", alias="is")
+@record
+class CoastalIs(FilterNode):
+    kind: Literal["coastal"] = "coastal"
     coastal: bool = True
 
 
-class AllOf(Node):
-    kind: Literal["all"] = Field(default="all", alias="is")
-    filters: tuple[Filter, ...] = Field(min_length=1)
+@record
+class AllOf(FilterNode):
+    kind: Literal["all"] = "all"
+    filters: Annotated[tuple[Filter, ...], Rule("Field", min_length=1)]
 
 
-class AnyOf(Node):
-    kind: Literal["any"] = Field(default="any", alias="is")
-    filters: tuple[Filter, ...] = Field(min_length=1)
+@record
+class AnyOf(FilterNode):
+    kind: Literal["any"] = "any"
+    filters: Annotated[tuple[Filter, ...], Rule("Field", min_length=1)]
 
 
-class NoneOf(Node):
-    kind: Literal["not"] = Field(default="not", alias="is")
+@record
+class NoneOf(FilterNode):
+    kind: Literal["not"] = "not"
     filter: Filter
 
 
-class Anywhere(Node):
+@record
+class Anywhere(FilterNode):
     """Every space of the map (boxes excluded)."""
 
-    kind: Literal["anywhere"] = Field(default="anywhere", alias="is")
+    kind: Literal["anywhere"] = "anywhere"
 
 
 Filter = Annotated[
@@ -334,10 +407,11 @@ Filter = Annotated[
     | Anywhere
     | BoundSpaces
     | MarkersPresent,
-    Field(discriminator="kind"),
+    Rule("Field", discriminator="kind"),
 ]
 
 
+@record
 class Where(Node):
     """Which spaces an effect acts in.
 
@@ -349,7 +423,7 @@ class Where(Node):
     """
 
     filter: Filter = Anywhere()
-    spaces: int | None = Field(default=None, ge=1)
+    spaces: Annotated[int | None, Rule("Field", ge=1)] = None
     up_to: bool = False
     per_space: bool = True
     bind: str | None = None  # name the spaces this effect acted in, for later effects
@@ -358,66 +432,75 @@ class Where(Node):
 # ---------------------------------------------------------------------- conditions
 
 
-class FlagSet(Node):
+@record
+class FlagSet(ConditionNode):
     """A game flag is set, e.g. ``toa_played``."""
 
-    kind: Literal["flag"] = Field(default="flag", alias="if")
+    kind: Literal["flag"] = "flag"
     flag: str
     value: bool = True
 
 
-class TrackCompare(Node):
-    kind: Literal["track"] = Field(default="track", alias="if")
+@record
+class TrackCompare(ConditionNode):
+    kind: Literal["track"] = "track"
     track: str
     compare: Comparison
     value: int
 
 
-class LastingInForce(Node):
+@record
+class LastingInForce(ConditionNode):
     """A Capability (on ``side``, if given) or Momentum marker is in force."""
 
-    kind: Literal["lasting"] = Field(default="lasting", alias="if")
+    kind: Literal["lasting"] = "lasting"
     name: str
     side: Literal["unshaded", "shaded"] | None = None
 
 
-class SpacesCount(Node):
+@record
+class SpacesCount(ConditionNode):
     """The number of spaces matching ``filter`` compares to ``value``."""
 
-    kind: Literal["spaces"] = Field(default="spaces", alias="if")
+    kind: Literal["spaces"] = "spaces"
     filter: Filter
     compare: Comparison = ">="
-    value: int = Field(default=1, ge=0)
+    value: Annotated[int, Rule("Field", ge=0)] = 1
 
 
-class ExecutingFaction(Node):
-    kind: Literal["executing"] = Field(default="executing", alias="if")
-    factions: tuple[str, ...] = Field(min_length=1)
+@record
+class ExecutingFaction(ConditionNode):
+    kind: Literal["executing"] = "executing"
+    factions: Annotated[tuple[str, ...], Rule("Field", min_length=1)]
 
 
-class QuantityCompare(Node):
+@record
+class QuantityCompare(ConditionNode):
     """Two amounts compared ("if 3+ Villages are on the map", "if Aid exceeds
     Patronage", "on a roll of 1-3", "if the Patriots lead their victory margin");
     ``right`` is a number or another amount."""
 
-    kind: Literal["compare"] = Field(default="compare", alias="if")
+    kind: Literal["compare"] = "compare"
     left: Amount
     compare: Comparison = ">="
     right: Amount | int = 1
 
 
-class AllTrue(Node):
-    kind: Literal["all"] = Field(default="all", alias="if")
-    conditions: tuple[Condition, ...] = Field(min_length=1)
+@record
+class AllTrue(ConditionNode):
+    kind: Literal["all"] = "all"
+    conditions: Annotated[tuple[Condition, ...], Rule("Field", min_length=1)]
 
 
-class AnyTrue(Node):
-    kind: Literal["any"] = Field(default="any", alias="if")
-    conditions: tuple[Condition, ...] = Field(min_length=1)
+@record
+class AnyTrue(ConditionNode):
+    kind: Literal["any"] = "any"
+    conditions: Annotated[tuple[Condition, ...], Rule("Field", min_length=1)]
 
 
-class NotTrue(Node):
-    kind: Literal["not"] = Field(default="not", alias="if")
+@record
+class NotTrue(ConditionNode):
+    kind: Literal["not"] = "not"
     condition: Condition
 
 
@@ -431,20 +514,22 @@ Condition = Annotated[
     | AllTrue
     | AnyTrue
     | NotTrue,
-    Field(discriminator="kind"),
+    Rule("Field", discriminator="kind"),
 ]
 
 
 # ---------------------------------------------------------------------- effects
 
 
+@record
 class SubLimit(Node):
     """No more than ``at_most`` of ``pieces`` inside a group ("no more than 1 Base")."""
 
-    pieces: tuple[str, ...] = Field(min_length=1)
-    at_most: int = Field(ge=0)
+    pieces: Annotated[tuple[str, ...], Rule("Field", min_length=1)]
+    at_most: Annotated[int, Rule("Field", ge=0)]
 
 
+@record
 class _PieceEffect(Node):
     """Shared fields: which piece types, how many, where, and who decides (5.1).
 
@@ -455,21 +540,17 @@ class _PieceEffect(Node):
     (:class:`OfBound`).
     """
 
-    pieces: tuple[str, ...] = Field(min_length=1)
-    count: Count = Field(default_factory=lambda: Count(n=1))
-    where: Where = Field(default_factory=lambda: Where())
+    pieces: Annotated[tuple[str, ...], Rule("Field", min_length=1)]
+    count: PieceCount = field(default_factory=lambda: Count(n=1))
+    where: Where = field(default_factory=lambda: Where())
     chooser: str | None = None  # None: the executing Faction (5.1)
     relative: Relative | None = None
     last: tuple[str, ...] = ()
     limits: tuple[SubLimit, ...] = ()
     bind: str | None = None
 
-    @field_validator("count", mode="before", json_schema_input_type=Count | NonNegativeInt)
-    @classmethod
-    def _bare_count(cls, value: Any) -> Any:
-        return _count(value)
 
-
+@record
 class _TakingEffect(_PieceEffect):
     """A piece effect acting on pieces already on the map. ``taking``: only pieces in
     this status are taken ("Remove 2 Underground VC Guerrillas"); ``None``: any
@@ -478,6 +559,7 @@ class _TakingEffect(_PieceEffect):
     taking: PieceStatus | None = None
 
 
+@record
 class Place(_PieceEffect):
     """Place pieces from ``source`` (Available unless the text names another box, 5.1.1)."""
 
@@ -486,6 +568,7 @@ class Place(_PieceEffect):
     status: PieceStatus | None = None  # None: the type's placing status (Underground)
 
 
+@record
 class Remove(_TakingEffect):
     """Remove pieces to ``destination`` (None: where the rules send them).
 
@@ -497,6 +580,7 @@ class Remove(_TakingEffect):
     tunneled: bool = False
 
 
+@record
 class Replace(_TakingEffect):
     """Replace pieces with ``by`` pieces from ``source``; removed instead when the
     replacement is not available or would break stacking (5.1.1). ``ratio``: so
@@ -504,12 +588,13 @@ class Replace(_TakingEffect):
     """
 
     op: Literal["replace"] = "replace"
-    by: tuple[str, ...] = Field(min_length=1)
+    by: Annotated[tuple[str, ...], Rule("Field", min_length=1)]
     source: str = "available"
     ratio: tuple[int, int] = (1, 1)
     by_relative: Relative | None = None
 
 
+@record
 class MovePieces(_TakingEffect):
     """Move pieces from spaces matching ``where`` to spaces matching ``to``."""
 
@@ -517,18 +602,21 @@ class MovePieces(_TakingEffect):
     to: Where
 
 
+@record
 class Activate(_TakingEffect):
     """Flip Underground pieces to Active."""
 
     op: Literal["activate"] = "activate"
 
 
+@record
 class GoUnderground(_TakingEffect):
     """Flip Active pieces to Underground."""
 
     op: Literal["underground"] = "underground"
 
 
+@record
 class Tunnel(_PieceEffect):
     """Put Tunnel markers on untunneled Bases (FitL 1.4.4): they become Tunneled,
     never more than the six markers allow."""
@@ -536,6 +624,7 @@ class Tunnel(_PieceEffect):
     op: Literal["tunnel"] = "tunnel"
 
 
+@record
 class Transfer(_PieceEffect):
     """Move pieces from one off-map box to another ("from Casualties to Available",
     FitL's verbless "4 Available Rangers out of play"); ``where`` is unused, boxes
@@ -546,6 +635,13 @@ class Transfer(_PieceEffect):
     destination: str
 
 
+def _shift_levels(value: int) -> int:
+    if value == 0 or abs(value) > 4:
+        raise ValueError("a shift moves 1 to 4 levels, toward Support (+) or Opposition (-)")
+    return value
+
+
+@record
 class Shift(Node):
     """Shift each chosen space ``levels`` steps: positive toward Active Support,
     negative toward Active Opposition.
@@ -556,24 +652,22 @@ class Shift(Node):
     """
 
     op: Literal["shift"] = "shift"
-    levels: int = Field(json_schema_extra={"minimum": -4, "maximum": 4, "not": {"const": 0}})
-    where: Where = Field(default_factory=lambda: Where())
+    levels: Annotated[
+        int,
+        Rule("Field", json_schema_extra={"minimum": -4, "maximum": 4, "not": {"const": 0}}),
+        Rule("AfterValidator", _shift_levels),
+    ]
+    where: Where = field(default_factory=lambda: Where())
     chooser: str | None = None
     toward: SupportLevel | None = None
     either: bool = False
 
-    @field_validator("levels")
-    @classmethod
-    def _nonzero(cls, value: int) -> int:
-        if value == 0 or abs(value) > 4:
-            raise ValueError("a shift moves 1 to 4 levels, toward Support (+) or Opposition (-)")
-        return value
 
-
+@record
 class SetSupport(Node):
     op: Literal["set_support"] = "set_support"
     level: SupportLevel
-    where: Where = Field(default_factory=lambda: Where())
+    where: Where = field(default_factory=lambda: Where())
     chooser: str | None = None
 
 
@@ -586,6 +680,15 @@ def _some_change_schema(schema: dict[str, Any], model: type[Any]) -> None:
     ]
 
 
+def _adjust_delta(value: int, info: ValidationInfo) -> int:
+    if info.data.get("amount") is None and value == 0:
+        raise ValueError("a track change of 0 does nothing")
+    if info.data.get("amount") is not None and value not in (0, 1, -1):
+        raise ValueError("with an amount, delta is only its sign: 1 or -1")
+    return value
+
+
+@record
 class Adjust(Node):
     """Add ``delta`` (or a computed ``amount``, negated when ``delta`` is -1 and
     ``amount`` given) to a track (Resources of a Faction, Aid, Patronage, FNI,
@@ -596,30 +699,23 @@ class Adjust(Node):
     (:class:`OfBound`), so "transfer 3 from Aid to Patronage" adds only what Aid lost.
     """
 
-    model_config = ConfigDict(json_schema_extra=_some_change_schema)
+    __pydantic_config__: ClassVar[dict[str, Any]] = {
+        **Node.__pydantic_config__,
+        "json_schema_extra": _some_change_schema,
+    }
 
     op: Literal["adjust"] = "adjust"
     track: str
     amount: Amount | None = None  # before ``delta``: its check reads it
-    delta: int = 0
+    delta: Annotated[int, Rule("AfterValidator", _adjust_delta)] = 0
     bind: str | None = None  # name the size of the change made, after clamping
 
-    @field_validator("delta")
-    @classmethod
-    def _changes(cls, value: int, info: ValidationInfo) -> int:
-        if info.data.get("amount") is None and value == 0:
-            raise ValueError("a track change of 0 does nothing")
-        if info.data.get("amount") is not None and value not in (0, 1, -1):
-            raise ValueError("with an amount, delta is only its sign: 1 or -1")
-        return value
-
-    @model_validator(mode="after")
-    def _some_change(self) -> Adjust:
+    def _check(self) -> None:
         if self.amount is None and self.delta == 0:
             raise ValueError("a track change of 0 does nothing")
-        return self
 
 
+@record
 class SetTrack(Node):
     """Set a track to ``value`` (a number or an amount): ``mode`` ``set`` ("FNI to
     2", "cut to half"), ``at_least`` ("improve to 4": raise only), ``at_most``
@@ -631,6 +727,7 @@ class SetTrack(Node):
     mode: Literal["set", "at_least", "at_most"] = "set"
 
 
+@record
 class Eligibility(Node):
     """Change Eligibility (LoD 2.3, FitL 2.3).
 
@@ -641,11 +738,12 @@ class Eligibility(Node):
     """
 
     op: Literal["eligibility"] = "eligibility"
-    factions: tuple[str, ...] = Field(min_length=1)
+    factions: Annotated[tuple[str, ...], Rule("Field", min_length=1)]
     to: Literal["eligible", "ineligible"]
     through_next_card: bool = False
 
 
+@record
 class Marker(Node):
     """Place, remove or move markers (LoD Propaganda, Raid, Squadron/Blockade; FitL
     Terror, Sabotage). Placement is limited by the marker's stock, the spaces it
@@ -658,18 +756,14 @@ class Marker(Node):
     op: Literal["marker"] = "marker"
     marker: str
     action: Literal["place", "remove", "move"] = "place"
-    count: Count = Field(default_factory=lambda: Count(n=1))
-    where: Where = Field(default_factory=lambda: Where())
+    count: PieceCount = field(default_factory=lambda: Count(n=1))
+    where: Where = field(default_factory=lambda: Where())
     source: str | None = None
     destination: str | None = None
     chooser: str | None = None
 
-    @field_validator("count", mode="before", json_schema_input_type=Count | NonNegativeInt)
-    @classmethod
-    def _bare_count(cls, value: Any) -> Any:
-        return _count(value)
 
-
+@record
 class Select(Node):
     """Choose spaces now and bind them to ``bind`` for the clauses after ("Select a
     City with Tories.", a fronted "In one Colony with Militia, ..."). Under 5.1.3 as
@@ -681,25 +775,28 @@ class Select(Node):
     chooser: str | None = None
 
 
+@record
 class ChooseFaction(Node):
     """Pick a Faction among ``factions`` and bind it to ``bind`` ("Any one Faction",
     "Select a non-British Faction"); later fields name it as ``$`` + the name."""
 
     op: Literal["choose_faction"] = "choose_faction"
-    factions: tuple[str, ...] = Field(min_length=1)
+    factions: Annotated[tuple[str, ...], Rule("Field", min_length=1)]
     bind: str
     chooser: str | None = None
 
 
+@record
 class Roll(Node):
     """Roll ``dice`` six-sided dice now, a chance decision of the move, and bind the
     total to ``bind`` (:class:`OfBound`)."""
 
     op: Literal["roll"] = "roll"
     bind: str
-    dice: int = Field(default=1, ge=1, le=3)
+    dice: Annotated[int, Rule("Field", ge=1, le=3)] = 1
 
 
+@record
 class PlaceLeader(Node):
     """Put a Leader in a space (LoD 1.10): one chosen space of ``where``."""
 
@@ -709,6 +806,7 @@ class PlaceLeader(Node):
     chooser: str | None = None
 
 
+@record
 class Procedure(Node):
     """Run a rules procedure out of its turn, as the text asks: ``desertion`` (LoD
     6.6), ``support_phase`` (LoD 6.5 / FitL 6.3 steps for ``factions``),
@@ -725,15 +823,17 @@ class Procedure(Node):
     note: str = ""
 
 
+@record
 class AtPhase(Node):
     """Effects carried out later, at a phase ("Indian Resources +4 during Reset
     Phase", LoD 6.8): recorded in the state for that phase."""
 
     op: Literal["at_phase"] = "at_phase"
     phase: Literal["reset", "winter_quarters", "coup", "next_card"]
-    effects: tuple[Effect, ...] = Field(min_length=1)
+    effects: Annotated[tuple[Effect, ...], Rule("Field", min_length=1)]
 
 
+@record
 class BattleModifier(Node):
     """A modifier of the next Battle (LoD 3.6, 4.x Brilliant Strokes): ``loss_level``
     added to the Attacker's or Defender's Loss Level, ``force_level`` to its Force
@@ -745,6 +845,7 @@ class BattleModifier(Node):
     force_level: int = 0
 
 
+@record
 class CardAction(Node):
     """Act on a card in play: ``cancel`` or ``remove`` a Capability/Momentum or an
     event (``target`` its title, or ``capability`` with ``count``/``faction``/
@@ -755,12 +856,13 @@ class CardAction(Node):
     op: Literal["card"] = "card"
     action: Literal["cancel", "remove", "flip", "return", "play", "allow"]
     target: str
-    count: int | None = Field(default=None, ge=1)
+    count: Annotated[int | None, Rule("Field", ge=1)] = None
     faction: str | None = None
     side: Literal["unshaded", "shaded"] | None = None
     condition: Condition | None = None
 
 
+@record
 class FreeAction(Node):
     """A free Command, Operation or Special Activity (LoD 5.3, FitL 5.5).
 
@@ -788,17 +890,18 @@ class FreeAction(Node):
     origin: Where | None = None
     as_faction: str | None = None
     with_special: bool = False
-    times: int = Field(default=1, ge=1)
-    count: int = Field(default=1, ge=1)
+    times: Annotated[int, Rule("Field", ge=1)] = 1
+    count: Annotated[int, Rule("Field", ge=1)] = 1
     no_activation: bool = False
-    hits: int | None = Field(default=None, ge=0)
+    hits: Annotated[int | None, Rule("Field", ge=0)] = None
     force_level: int = 0
     pieces: tuple[str, ...] = ()
-    remove_per_space: int | None = Field(default=None, ge=0)
+    remove_per_space: Annotated[int | None, Rule("Field", ge=0)] = None
     remove_pieces: tuple[str, ...] = ()
     note: str = ""
 
 
+@record
 class LastingRule(Node):
     """One rule a Capability or Momentum puts in force (FitL 5.3, 5.4).
 
@@ -815,7 +918,7 @@ class LastingRule(Node):
     kind: Literal["limit", "ban", "addon", "recurring", "allow", "change"]
     faction: str | None = None
     action: str | None = None
-    max_spaces: int | None = Field(default=None, ge=0)
+    max_spaces: Annotated[int | None, Rule("Field", ge=0)] = None
     pieces: tuple[str, ...] = ()
     effects: tuple[Effect, ...] = ()
     at: str | None = None
@@ -824,6 +927,7 @@ class LastingRule(Node):
     modelled: bool = False
 
 
+@record
 class SetLasting(Node):
     """Put a Capability (for the rest of the game) or Momentum (to the next Coup
     Reset) marker in force, or set a game flag (``toa_played``).
@@ -841,22 +945,24 @@ class SetLasting(Node):
     rules: tuple[LastingRule, ...] = ()
 
 
+@record
 class When(Node):
     """``If condition, then ...; otherwise ...``."""
 
     op: Literal["if"] = "if"
     condition: Condition
-    then: tuple[Effect, ...] = Field(min_length=1)
+    then: Annotated[tuple[Effect, ...], Rule("Field", min_length=1)]
     otherwise: tuple[Effect, ...] = ()
 
 
+@record
 class Choose(Node):
     """One of several effect sequences, picked by ``chooser`` (default the executing
     Faction): "Patriots or French ...". An empty option is doing nothing ("if
     desired")."""
 
     op: Literal["choose"] = "choose"
-    options: tuple[tuple[Effect, ...], ...] = Field(min_length=2)
+    options: Annotated[tuple[tuple[Effect, ...], ...], Rule("Field", min_length=2)]
     chooser: str | None = None
 
 
@@ -887,10 +993,11 @@ Effect = Annotated[
     | SetLasting
     | When
     | Choose,
-    Field(discriminator="op"),
+    Rule("Field", discriminator="op"),
 ]
 
 
+@record
 class Side(Node):
     """One side of an event card: its printed text and the effects it compiles to.
 
@@ -904,28 +1011,44 @@ class Side(Node):
     flavour: str = ""
 
 
-class TaggedSchema(GenerateJsonSchema):
-    """JSON Schema of the effect language with every union's tag named.
+def json_schema(model: type[Node]) -> dict[str, Any]:
+    """The JSON Schema of ``model``'s documents, with every union's tag named.
 
-    The filter and condition unions are told apart by ``is`` and ``if``, aliases of
-    the field ``kind``; inside the recursive unions pydantic cannot look the alias
-    up in time, warns, and leaves out the ``discriminator`` mapping. The alias is
-    the JSON key, so this generator names it outright.
+    The filter and condition unions are told apart by ``is`` and ``if``, the keys of
+    the field ``kind``; inside the recursive unions pydantic cannot look the key up
+    in time, warns, and leaves out the ``discriminator`` mapping. The key is what
+    the document holds, so the schema names it outright.
 
-    >>> schema = Side.model_json_schema(schema_generator=TaggedSchema)
+    >>> schema = json_schema(Side)
     >>> schema["$defs"]["AllOf"]["properties"]["filters"]["items"]["discriminator"]["propertyName"]
     'is'
     """
+    return model.model_json_schema(schema_generator=_tagged_schema())
 
-    def tagged_union_schema(self, schema: core_schema.TaggedUnionSchema) -> JsonSchemaValue:
-        tag = schema["discriminator"]
-        # pydantic lists the attribute's path, then the alias's
-        last = tag[-1] if isinstance(tag, list) and tag else None
-        if isinstance(last, list) and len(last) == 1 and isinstance(last[0], str):
-            schema = core_schema.tagged_union_schema(
-                schema["choices"], last[0], ref=schema.get("ref")
-            )
-        return super().tagged_union_schema(schema)
+
+@functools.cache
+def _tagged_schema() -> type[Any]:
+    from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
+    from pydantic_core import core_schema
+
+    class TaggedSchema(GenerateJsonSchema):
+        def tagged_union_schema(self, schema: core_schema.TaggedUnionSchema) -> JsonSchemaValue:
+            tag = schema["discriminator"]
+            # pydantic lists the attribute's path, then the key's
+            last = tag[-1] if isinstance(tag, list) and tag else None
+            if isinstance(last, list) and len(last) == 1 and isinstance(last[0], str):
+                schema = core_schema.tagged_union_schema(
+                    schema["choices"], last[0], ref=schema.get("ref")
+                )
+            return super().tagged_union_schema(schema)
+
+        def encode_default(self, default: Any) -> Any:
+            # a node's default is shown as a document writes it, with its keys
+            if isinstance(default, Node):
+                return default.model_dump(mode="json", by_alias=True)
+            return super().encode_default(default)
+
+    return TaggedSchema
 
 
 def _path(location: tuple[int | str, ...]) -> str:
@@ -941,7 +1064,7 @@ def _path(location: tuple[int | str, ...]) -> str:
 
 
 def _tags(union: Any, discriminator: str) -> set[str]:
-    return {str(member.model_fields[discriminator].default) for member in union.__origin__.__args__}
+    return {str(field_default(member, discriminator)) for member in union_members(union)}
 
 
 _TAGS = (
@@ -949,22 +1072,33 @@ _TAGS = (
 )
 
 
-def validation_error(error: ValidationError, *, source: str | None, prefix: str) -> InputError:
-    """The first problem pydantic found, as an :class:`InputError` with its field path."""
-    first = error.errors()[0]
-    where = _path(tuple(part for part in first["loc"] if not str(part).startswith("function-")))
-    path = f"{prefix}.{where}" if where else prefix
-    return InputError(first["msg"], source=source, path=path)
+def validated(model: type[_N], raw: Any, *, source: str | None, path: str) -> _N:
+    """``raw`` read as a ``model`` document, every field checked; the first fault is an
+    :class:`InputError` naming its field path after ``path``.
+
+    >>> try:
+    ...     validated(Count, {"n": -1}, source=None, path="count")
+    ... except InputError as refused:
+    ...     print(refused.path)
+    count.n
+    """
+    from pydantic import ValidationError
+
+    try:
+        return model.model_validate(raw)
+    except ValidationError as error:
+        first = error.errors()[0]
+        location = tuple(part for part in first["loc"] if not str(part).startswith("function-"))
+        where = _path(location)
+        at = f"{path}.{where}" if where else path
+        raise InputError(first["msg"], source=source, path=at) from error
 
 
 def side_from_toml(
     raw: Mapping[str, Any], *, source: str | None = None, path: str = "side"
 ) -> Side:
     """A :class:`Side` from its TOML table; errors name the field path."""
-    try:
-        return Side.model_validate(raw)
-    except ValidationError as error:
-        raise validation_error(error, source=source, prefix=path) from error
+    return validated(Side, raw, source=source, path=path)
 
 
 def side_to_toml(side: Side) -> dict[str, Any]:
@@ -980,13 +1114,14 @@ def side_to_toml(side: Side) -> dict[str, Any]:
 
 
 def _table(value: Any) -> Any:
-    if isinstance(value, BaseModel):
+    if isinstance(value, Node):
         out = {}
-        for name, field in type(value).model_fields.items():
+        model = type(value)
+        for name in record_fields(model):
             item = getattr(value, name)
             # the tags ``op``, ``is`` and ``if`` always stay: they say what the table is
-            if name in ("op", "kind") or item != field.get_default(call_default_factory=True):
-                out[field.alias or name] = _table(item)
+            if name in ("op", "kind") or item != field_default(model, name):
+                out[document_key(model, name)] = _table(item)
         return out
     if isinstance(value, tuple | list):
         return [_table(item) for item in value]

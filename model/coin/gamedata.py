@@ -24,9 +24,9 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, cached_property
-from importlib import resources
 from typing import Any, TypeVar
 
+from legalis.model.core.documents import package_folder
 from legalis.model.errors import InputError
 
 __all__ = [
@@ -864,7 +864,7 @@ def read_game_file(game: str, filename: str) -> dict[str, Any]:
         raise InputError(f"no COIN game {game!r}", path="game", allowed=GAME_PACKAGES)
     source = f"{game}/{filename}"
     try:
-        text = resources.files(GAME_PACKAGES[game]).joinpath(filename).read_text("utf-8")
+        text = package_folder(GAME_PACKAGES[game]).joinpath(filename).read_text("utf-8")
         return tomllib.loads(text)
     except (OSError, tomllib.TOMLDecodeError) as err:
         raise InputError(f"cannot read the game data: {err}", source=source) from err

@@ -21,9 +21,8 @@ imports networkx.
 
 from __future__ import annotations
 
-import difflib
 import itertools
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any
@@ -130,7 +129,7 @@ class CoinMap:
         if found is not None:
             return found
         names = self.names()
-        close = difflib.get_close_matches(name, names, n=3)
+        close = _close_matches(name, names)
         hint = f" (did you mean {', '.join(close)}?)" if close else ""
         raise InputError(f"unknown space {name!r}{hint}", path=path, allowed=names)
 
@@ -427,7 +426,7 @@ def parse_map(game: str, data: Mapping[str, Any], *, source: str = "map.toml") -
     for index, row in enumerate(rows):
         for position, other in enumerate(row["adjacent"]):
             if other not in seen:
-                close = difflib.get_close_matches(other, names, n=3)
+                close = _close_matches(other, names)
                 hint = f" (did you mean {', '.join(close)}?)" if close else ""
                 raise InputError(
                     f"space {row['name']!r} lists unknown space {other!r} as adjacent{hint}",
@@ -589,3 +588,10 @@ def load_random_spaces() -> RandomSpaces:
         load_map("lod").names(),
         source="lod/random_spaces.toml",
     )
+
+
+def _close_matches(name: str, names: Iterable[str]) -> list[str]:
+    """Up to three of ``names`` close to ``name``, for an error's "did you mean"."""
+    import difflib  # only when a name is wrong: play never needs it
+
+    return difflib.get_close_matches(name, list(names), n=3)

@@ -22,11 +22,11 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from legalis.model.coin.gamedata import GAME_PACKAGES, SUPPORT_LEVELS
 from legalis.model.coin.state import CoinState, rules_for
+from legalis.model.core.documents import package_folder
 from legalis.model.errors import InputError
 
 __all__ = ["Release", "Scenario", "load_scenario", "scenario_info", "scenario_names"]
@@ -81,7 +81,7 @@ def scenario_names(game: str) -> list[str]:
     """
     if game not in GAME_PACKAGES:
         raise InputError(f"no COIN game {game!r}", path="game", allowed=GAME_PACKAGES)
-    folder = resources.files(GAME_PACKAGES[game]).joinpath("scenarios")
+    folder = package_folder(GAME_PACKAGES[game]).joinpath("scenarios")
     return sorted(
         entry.name.removesuffix(".toml")
         for entry in folder.iterdir()
@@ -131,7 +131,7 @@ def scenario_info(game: str, name: str) -> Scenario:
     source = f"{game}/scenarios/{name}.toml"
     try:
         text = (
-            resources.files(GAME_PACKAGES[game])
+            package_folder(GAME_PACKAGES[game])
             .joinpath("scenarios", f"{name}.toml")
             .read_text("utf-8")
         )

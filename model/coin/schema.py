@@ -41,7 +41,7 @@ from legalis.model.coin.effects import (
 )
 from legalis.model.coin.gamedata import ELIGIBILITY, SUPPORT_LEVELS, GameData
 from legalis.model.coin.state import END_ELIGIBILITY, CoinRules, rules_for
-from legalis.model.core.documents import (
+from legalis.model.core.document_models import (
     OMITTED,
     camel,
     closed_object,
@@ -51,6 +51,7 @@ from legalis.model.core.documents import (
     name_type,
     unique_list,
 )
+from legalis.model.core.records import field_types
 from pydantic import BaseModel, Field
 
 __all__ = ["state_document_model"]
@@ -63,9 +64,9 @@ def _not_here(what: str, rule: str) -> tuple[Any, Any, str]:
     return (_NONE_HERE, 0, f"{what} ({rule}): only 0")
 
 
-def _literals(model: type[BaseModel], field: str, *, none: bool = False) -> tuple[str, ...]:
+def _literals(model: type[Any], field: str, *, none: bool = False) -> tuple[str, ...]:
     """The names a Literal field of an effect allows (without None)."""
-    annotation = model.model_fields[field].annotation
+    annotation = field_types(model)[field]
     if none:
         annotation = next(arg for arg in get_args(annotation) if arg is not type(None))
     return tuple(get_args(annotation))
@@ -181,7 +182,7 @@ class _Builder:
         )
         # a grant's spaces are read as locations, which a box's id also names
         place = name_type("Place", [*self.rules.locations, *(box.id for box in data.boxes)])
-        kind = get_args(FreeAction.model_fields["kind"].annotation)
+        kind = _literals(FreeAction, "kind")
         return closed_object(
             "FreeAction",
             "A free Command, Operation or Special Activity an event granted (5.3, 5.5).",

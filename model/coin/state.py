@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, ClassVar
 
-from legalis.model.coin.effects import SetLasting, side_from_toml, validation_error
+from legalis.model.coin.effects import SetLasting, side_from_toml, validated
 from legalis.model.coin.gamedata import (
     ELIGIBILITY,
     SUPPORT_LEVELS,
@@ -42,7 +42,6 @@ from legalis.model.coin.gamedata import (
 )
 from legalis.model.coin.mapdata import CoinMap, load_map
 from legalis.model.errors import InputError
-from pydantic import ValidationError
 
 __all__ = ["END_ELIGIBILITY", "RECORDS", "CoinRules", "CoinState", "rules_for", "state_from_json"]
 
@@ -130,6 +129,11 @@ class CoinRules:
         self.faction_ids = factions
         self.faction_index = {faction: i for i, faction in enumerate(factions)}
         self.slot_faction = [self.faction_index[data.pieces[p].faction] for p in self.slot_piece]
+        # each Faction's slots, for counting its pieces at a location
+        self.faction_slots = [
+            [slot for slot, f in enumerate(self.slot_faction) if f == index]
+            for index in range(len(factions))
+        ]
         self.stacking_slots = [
             slot for slot, p in enumerate(self.slot_piece) if data.pieces[p].stacking
         ]
@@ -577,12 +581,10 @@ class CoinState:
         69
         """
         rules = self.rules
-        f = rules.faction(faction)
+        slots = rules.faction_slots[rules.faction(faction)]
         base = rules.location(location) * rules.n_slots
         counts = self.counts
-        return sum(
-            counts[base + slot] for slot in range(rules.n_slots) if rules.slot_faction[slot] == f
-        )
+        return sum(counts[base + slot] for slot in slots)
 
     def stacking_count(self, location: str) -> int:
         """How many stacking pieces (Forts and Villages; Bases) are at a location.
@@ -1544,10 +1546,9 @@ class _Reader:
             path = f"lasting_rules.{name}"
             record = self.obj(item, path, self.LASTING)
             table = {"op": "lasting", "name": name, **record}
-            try:  # the record's fields are those of the effect that put it in force
-                SetLasting.model_validate({key: value for key, value in table.items() if value})
-            except ValidationError as error:
-                raise validation_error(error, source=self.source, prefix=path) from error
+            # the record's fields are those of the effect that put it in force
+            given = {key: value for key, value in table.items() if value}
+            validated(SetLasting, given, source=self.source, path=path)
             state.lasting_rules[name] = {key: record.get(key) for key in self.LASTING} | {
                 "rules": list(record.get("rules", []))
             }

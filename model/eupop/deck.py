@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal, get_args
 
+from legalis.model.core.documents import package_folder
 from legalis.model.core.options import read_options, settable
 from legalis.model.core.views import RandomSource
 from legalis.model.errors import IllegalMoveError, InputError
@@ -173,9 +174,8 @@ def scenario_from_data(data: Mapping[str, Any], *, source: str = "scenario") -> 
 
 def scenario_names() -> list[str]:
     """The bundled scenarios."""
-    from importlib import resources
 
-    folder = resources.files("legalis.model.eupop").joinpath("scenarios")
+    folder = package_folder("legalis.model.eupop").joinpath("scenarios")
     return sorted(item.name.removesuffix(".toml") for item in folder.iterdir()
                   if item.name.endswith(".toml"))  # fmt: skip
 

@@ -20,11 +20,10 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
-from legalis.model.core.documents import parse_toml, read_document
+from legalis.model.core.documents import package_folder, parse_toml, read_document
 from legalis.model.errors import InputError
 
 __all__ = [
@@ -585,7 +584,7 @@ def read_toml(path: Path | None, bundled: str) -> tuple[dict[str, Any], str]:
     """Read a TOML file (or a bundled one by name): its data and the name to cite."""
     if path is not None:
         return read_document(path, "toml"), str(path)
-    text = resources.files("legalis.model.eupop").joinpath(bundled).read_text("utf-8")
+    text = package_folder("legalis.model.eupop").joinpath(bundled).read_text("utf-8")
     return parse_toml(text, source=bundled), bundled
 
 

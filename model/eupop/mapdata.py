@@ -22,11 +22,11 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
 import networkx as nx
 from legalis.graphs.regions import land_neighbours, region_graph, sea_neighbours
+from legalis.model.core.documents import package_folder
 from legalis.model.errors import InputError
 
 __all__ = ["AreaInfo", "EuMap", "SeaInfo", "load_map"]
@@ -150,7 +150,7 @@ def _build(raw: Mapping[str, Any], source: str) -> EuMap:
 def _bundled(name: str) -> EuMap:
     if name != "bundled":
         raise InputError(f"no bundled map {name!r}", path="map", allowed=["bundled"])
-    text = resources.files("legalis.model.eupop").joinpath("map.toml").read_text("utf-8")
+    text = package_folder("legalis.model.eupop").joinpath("map.toml").read_text("utf-8")
     return _build(tomllib.loads(text), "map.toml")
 
 

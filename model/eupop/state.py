@@ -28,9 +28,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 from functools import cached_property
-from importlib import resources
 from typing import Any, Literal
 
+from legalis.model.core.documents import package_folder
 from legalis.model.errors import InputError
 from legalis.model.eupop.mapdata import EuMap, load_map
 from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, ValidationError
@@ -499,7 +499,7 @@ def bundled_state() -> EuState:
     >>> state.players, state.areas["saxony"].faith
     (['france', 'england', 'castile'], 'protestant')
     """
-    text = resources.files("legalis.model.eupop").joinpath("sample_state.json").read_text("utf-8")
+    text = package_folder("legalis.model.eupop").joinpath("sample_state.json").read_text("utf-8")
     return state_from_json(json.loads(text), source="sample_state.json")
 
 

@@ -1003,7 +1003,8 @@ def muster_rules(options: CommandOptions | None = None) -> CommandRules:
         _muster,
         with_options=muster_rules,
         moves_within=lambda state, faction, limited, free, within: MusterView(
-            state, faction, limited, free, chosen, within),
+            state, faction, limited, free, chosen, within
+        ),
     )
 
 
@@ -1023,7 +1024,8 @@ def rally_rules(options: CommandOptions | None = None) -> CommandRules:
         _rally,
         with_options=rally_rules,
         moves_within=lambda state, faction, limited, free, within: RallyView(
-            state, faction, limited, free, chosen, within),
+            state, faction, limited, free, chosen, within
+        ),
     )
 
 

@@ -17,10 +17,9 @@ import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
-from legalis.model.core.documents import read_document
+from legalis.model.core.documents import package_folder, read_document
 from legalis.model.errors import InputError
 
 BRITISH, FRENCH = 0, 1
@@ -116,7 +115,7 @@ def area_key(area: Area) -> str:
 
 def read_bundled(name: str) -> dict[str, Any]:
     """The parsed TOML file ``name`` shipped with the model."""
-    text = resources.files("legalis.model.sevenyears").joinpath(name).read_text("utf-8")
+    text = package_folder("legalis.model.sevenyears").joinpath(name).read_text("utf-8")
     return tomllib.loads(text)
 
 

@@ -33,7 +33,14 @@ from dataclasses import fields as dataclass_fields
 from functools import cache
 from typing import Annotated, Any, Literal, cast
 
-from legalis.model.core.documents import OMITTED, camel, closed_object, count, list_of, name_type
+from legalis.model.core.document_models import (
+    OMITTED,
+    camel,
+    closed_object,
+    count,
+    list_of,
+    name_type,
+)
 from legalis.model.sevenyears.data import PLAYERS, SevenYearsData, area_key, load_data
 from legalis.model.sevenyears.moves import MOVE_FIELDS
 from legalis.model.sevenyears.options import CHOICES, FLAGS, SevenYearsOptions

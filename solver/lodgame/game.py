@@ -167,7 +167,8 @@ class LodGame:
         lines = [
             f"Liberty or Death {self.options.scenario}, campaign {state.turn}: {state.phase}; "
             f"{state.to_move} to move",
-            "  card: " + (f"{card['number']} {card['title']}" if card else "none")
+            "  card: "
+            + (f"{card['number']} {card['title']}" if card else "none")
             + ("; on deck: " + f"{upcoming['number']} {upcoming['title']}" if upcoming else ""),
         ]
         for faction in FACTIONS:

@@ -281,4 +281,3 @@ def _decode_scalar(kind: Any, raw: Any, path: str) -> Any:
             raise InputError(f"expected {wanted[kind]}, got {raw!r}", path=path)
         return raw
     raise InputError(f"cannot read a {kind!r}", path=path)  # pragma: no cover - data bug
-

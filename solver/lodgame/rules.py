@@ -11,7 +11,7 @@ legalis.model.errors.InputError: options.scenario: no scenario '1999' (allowed: 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -20,6 +20,7 @@ from legalis.model.coin.deck import Card, Deck, bundled_deck, of_game, read_deck
 from legalis.model.coin.effects import Roll as RollEffect
 from legalis.model.coin.effects import Side
 from legalis.model.coin.scenarios import Release, Scenario, scenario_info, scenario_names
+from legalis.model.core.records import walk
 from legalis.model.core.views import RandomSource
 from legalis.model.errors import InputError
 from legalis.solver.nonplayer.options import NonplayerOptions
@@ -123,10 +124,8 @@ class LodRules:
         found = {card.number: card for card in self.deck.cards}
         for index in range(len(self.campaigns)):
             number = PLAIN_WINTER + index + 1
-            found[number] = Card.model_construct(  # no Event: nothing to check
-                number=number, title="Winter Quarters", factions=(), kind="winter_quarters",
-                unshaded=Side.model_construct(), shaded=None,
-                period=None, marks={}, instructions={},
+            found[number] = Card(
+                number=number, title="Winter Quarters", kind="winter_quarters", unshaded=Side()
             )
         return found
 
@@ -192,7 +191,7 @@ class LodRules:
             for side in ("unshaded", "shaded"):
                 printed = getattr(card, side)
                 if printed is not None:
-                    nodes = _nodes(printed)
+                    nodes = walk(printed)
                     dice = tuple(node.dice for node in nodes if isinstance(node, RollEffect))
                     if dice:
                         found[(card.number, side)] = dice
@@ -201,14 +200,3 @@ class LodRules:
     def roll_dice(self, number: int, side: str) -> tuple[int, ...]:
         """The dice of each roll the side's text names, in order."""
         return self._rolls.get((number, side), ())
-
-
-def _nodes(node: Any) -> Iterator[Any]:
-    yield node
-    values = node.__dict__.values() if hasattr(node, "__dict__") else ()
-    for value in values:
-        items = value if isinstance(value, list | tuple) else [value]
-        for item in items:
-            if hasattr(type(item), "model_fields"):
-                yield from _nodes(item)
-

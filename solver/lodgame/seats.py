@@ -22,12 +22,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from legalis.model.coin.state import CoinState
 from legalis.model.core.randomness import LoggedRandom
 from legalis.model.core.views import RandomSource
 from legalis.model.lod.command_base import Command
 from legalis.solver.lodgame.moves import Decline, Done, During, Fight, Pass, PlayEvent, Redeploy
 from legalis.solver.lodgame.state import TREATY, LodState
-from legalis.solver.lodgame.views import refusal
+from legalis.solver.lodgame.views import keep_event_view, refusal
 from legalis.solver.nonplayer.desertion import nonplayer_desertion
 from legalis.solver.nonplayer.flowchart import Turn, TurnStep
 from legalis.solver.nonplayer.redeploy import nonplayer_naval_withdrawal, nonplayer_redeploy
@@ -47,6 +48,11 @@ if TYPE_CHECKING:
     from legalis.solver.lodgame.game import LodGame
 
 __all__ = ["NonplayerSeat", "steps_as_moves"]
+
+
+Planned = tuple[Any, CoinState | None]
+"""A planned move, with the state the flowchart found its Command or Special Activity
+legal on under the game's options (None: not checked there)."""
 
 
 def steps_as_moves(steps: list[TurnStep]) -> list[Any]:
@@ -86,7 +92,7 @@ class NonplayerSeat:
     def __init__(self, game: LodGame, faction: str) -> None:
         self.game = game
         self.faction = faction
-        self.queue: list[Any] = []
+        self.queue: list[Planned] = []
         self.planned: Any = None
         self.fallbacks = 0
         self.trace = Trace()
@@ -107,8 +113,8 @@ class NonplayerSeat:
             self.queue = self._action_plan(state, own)
         self.planned = key
         while self.queue:
-            move = self.queue.pop(0)
-            if refusal(state, move) is None:
+            move, checked_on = self.queue.pop(0)
+            if refusal(state, move, checked_on) is None:
                 return move
             self.fallbacks += 1
             self.queue = []
@@ -131,7 +137,7 @@ class NonplayerSeat:
     def _players(self, state: LodState) -> tuple[str, ...]:
         return state.players
 
-    def _card_turn(self, state: LodState, rng: LoggedRandom) -> list[Any]:
+    def _card_turn(self, state: LodState, rng: LoggedRandom) -> list[Planned]:
         card = state.card
         assert card is not None
         options = state.rules.nonplayer_options
@@ -142,18 +148,24 @@ class NonplayerSeat:
         turn: Turn | None = decided.turn
         if decided.choice == "event" and decided.event.move is not None:
             move = PlayEvent(decided.event.move)
+            if decided.event.checked_by is not None:
+                keep_event_view(state, decided.event.checked_by)
             if event_allowed and refusal(state, move) is None:
-                return [move]
+                return [(move, None)]
             turn = nonplayer_command(state.coin, self.faction, rng, players=players,
                                      options=options, dice=state.dice())  # fmt: skip
         return self._turn_moves(turn)
 
-    def _turn_moves(self, turn: Turn | None) -> list[Any]:
+    def _turn_moves(self, turn: Turn | None) -> list[Planned]:
         if turn is None or turn.passed is not None or not turn.steps:
-            return [Pass(self.faction)]
-        return [*steps_as_moves(turn.steps), Done(self.faction)]
+            return [(Pass(self.faction), None)]
+        return self._steps_planned(turn.steps)
 
-    def _action_plan(self, state: LodState, rng: LoggedRandom) -> list[Any]:
+    def _steps_planned(self, steps: list[TurnStep]) -> list[Planned]:
+        checked = [step.checked_on for step in steps]
+        return [*zip(steps_as_moves(steps), checked, strict=True), (Done(self.faction), None)]
+
+    def _action_plan(self, state: LodState, rng: LoggedRandom) -> list[Planned]:
         action = state.action
         assert action is not None
         options = state.rules.nonplayer_options
@@ -161,13 +173,13 @@ class NonplayerSeat:
         if action.slot == "stroke" and action.command is None and not action.special_done:
             turn = nonplayer_brilliant_stroke(state.coin, self.faction, rng, players=players,
                                               options=options, dice=state.dice())  # fmt: skip
-            return [*steps_as_moves(turn.steps), Done(self.faction)]
+            return self._steps_planned(turn.steps)
         if (action.slot == "grant" and action.commands > 0 and action.command is None
                 and action.names is None and action.spaces is None):  # fmt: skip
             scope = CommandScope(action.limited, action.specials > 0, True)
             turn = nonplayer_command(state.coin, self.faction, rng, scope=scope, players=players,
                                      options=options, dice=state.dice())  # fmt: skip
-            return [*steps_as_moves(turn.steps), Done(self.faction)]
+            return self._steps_planned(turn.steps)
         return []
 
     # ------------------------------------------------------------------ strokes

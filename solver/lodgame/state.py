@@ -296,9 +296,10 @@ class LodState:
         refused = refusal(self, move)
         if refused is not None:
             raise IllegalMoveError(refused.reason, rule=refused.rule)
+        checked = self.cache  # what was known of the state before the move
         self.log = []
-        self.cache = {}  # what was known of the state before the move
-        self._carry_out(move)
+        self.cache = {}
+        self._carry_out(move, checked)
         self.cache = {}
 
     def invariant_problems(self) -> list[str]:
@@ -350,7 +351,9 @@ class LodState:
 
     # ------------------------------------------------------------------ carrying out
 
-    def _carry_out(self, move: Any) -> None:
+    def _carry_out(self, move: Any, checked: dict[Any, Any]) -> None:
+        """``checked``: the cache of the state ``move`` was checked on, which is this
+        state until the move changes it."""
         if isinstance(move, Prepare):
             self.deck = move.order
             self._reveal_first()
@@ -364,7 +367,7 @@ class LodState:
         elif isinstance(move, Pass):
             self._pass(move.faction)
         elif isinstance(move, PlayEvent):
-            self._event(move)
+            self._event(move, checked)
         else:
             self._action_move(move)
 
@@ -561,11 +564,12 @@ class LodState:
         self.to_ask = self.to_ask[1:]
         self._settle()
 
-    def _event(self, move: PlayEvent) -> None:
+    def _event(self, move: PlayEvent, checked: dict[Any, Any]) -> None:
         from legalis.solver.lodgame.views import event_view
 
         faction = move.faction
-        view = event_view(self, move.event.side, faction)
+        # the view that checked the move carries out the execution it replayed then
+        view = event_view(self, move.event.side, faction, checked)
         self.coin = view.apply(move.event)
         self._acted(faction, "event")
         self.stage = "choose"
@@ -700,7 +704,8 @@ class LodState:
                                    self.rules.command_options)  # fmt: skip
             self.coin = parts[2].state
             self.log += [*parts[0].log, *parts[1].log, *parts[2].log]
-        else:  # play() has just checked it with command_refusal (views.action_refusal)
+        else:  # play() has just checked it with command_refusal (views.action_refusal: here,
+            # or by the flowchart that planned it at an equal state)
             done = carry_out_command(self.coin, command, options=self.rules.command_options)
             self.coin = done.state
             self.log += done.log

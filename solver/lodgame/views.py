@@ -32,7 +32,12 @@ from typing import Any
 from legalis.model.coin.state import CoinState
 from legalis.model.core.views import ListView, MoveView, RandomSource, Refusal, Verdict
 from legalis.model.errors import IllegalMoveError, SolverLimitError
-from legalis.model.lod.battle import BlockadeShift, blockade_shift_refusal, blockade_shift_view
+from legalis.model.lod.battle import (
+    BlockadeShift,
+    FollowUp,
+    blockade_shift_refusal,
+    blockade_shift_view,
+)
 from legalis.model.lod.command_base import Command, rules_for
 from legalis.model.lod.commands import available_commands, command_refusal, command_view
 from legalis.model.lod.special import (
@@ -264,16 +269,32 @@ class ChanceView(MoveView[Any]):
 # ---------------------------------------------------------------------- building blocks
 
 
-def event_view(state: LodState, side: str, faction: str) -> EventMovesView:
-    """The card's Event executions by ``faction`` (one view per state, side, Faction)."""
-    key = ("event", state.card_number, side, faction, id(state.coin))
-    view = state.cache.get(key)
+def event_view(
+    state: LodState, side: str, faction: str, cache: dict[Any, Any] | None = None
+) -> EventMovesView:
+    """The card's Event executions by ``faction`` (one view per state, side, Faction),
+    kept in ``cache``: the state's own unless a move being carried out passes the
+    one it was checked with."""
+    known = state.cache if cache is None else cache
+    key = _event_key(state, side, faction)
+    view = known.get(key)
     if view is None:
         card = state.card
         assert card is not None
         view = legal_event_moves(state.coin, card, side, faction)
-        state.cache[key] = view
+        known[key] = view
     return view
+
+
+def keep_event_view(state: LodState, view: EventMovesView) -> None:
+    """Keep ``view``, built on this very state's CoinState for its card, as the
+    state's view of its side and Faction (with the executions it already checked)."""
+    if view.state is state.coin and view.card.number == state.card_number:
+        state.cache[_event_key(state, view.side_name, view.faction)] = view
+
+
+def _event_key(state: LodState, side: str, faction: str) -> tuple[Any, ...]:
+    return ("event", state.card_number, side, faction, id(state.coin))
 
 
 def event_choices(state: LodState, faction: str, sides: Sequence[str]) -> MoveView[Any]:
@@ -432,14 +453,45 @@ def _special_parts(state: LodState, action: Action) -> Iterator[MoveView[Any]]:
 def _offer_parts(state: LodState, action: Action) -> Iterator[MoveView[Any]]:
     """The views of a Battle's follow-ups still open, each built when reached."""
     for offer in action.offers:
-        if offer.action == "move_blockade":
-            yield blockade_shift_view(state.coin, offer)
-        elif offer.action == "skirmish":
-            yield FilteredView(special_view(state.coin, offer.faction, "skirmish", None),
-                               _in_spaces((offer.space,)), _refuser(state))  # fmt: skip
-        elif offer.action == "rally":
-            yield command_view(state.coin, offer.faction, "rally", limited=True, free=True,
-                               options=state.rules.command_options)  # fmt: skip
+        view = _offer_view(state, offer)
+        if view is not None:
+            yield view
+
+
+def _offer_view(state: LodState, offer: FollowUp) -> MoveView[Any] | None:
+    if offer.action == "move_blockade":
+        return blockade_shift_view(state.coin, offer)
+    if offer.action == "skirmish":
+        return FilteredView(special_view(state.coin, offer.faction, "skirmish", None),
+                            _in_spaces((offer.space,)), _refuser(state))  # fmt: skip
+    if offer.action == "rally":
+        return command_view(state.coin, offer.faction, "rally", limited=True, free=True,
+                            options=state.rules.command_options)  # fmt: skip
+    return None
+
+
+def _offer_open(state: LodState, offer: FollowUp) -> bool:
+    """Whether a Battle's follow-up has a legal move. A free Rally is first asked
+    of its plainest moves, one Militia placed in one space, each checked by the
+    Rally's own rules: its whole view (milliseconds to build) only when none is
+    legal."""
+    if offer.action == "rally" and any(
+        command_refusal(state.coin, move, options=state.rules.command_options) is None
+        for move in _one_militia_rallies(state.coin, offer.faction)
+    ):
+        return True
+    view = _offer_view(state, offer)
+    return view is not None and bool(view)
+
+
+def _one_militia_rallies(coin: CoinState, faction: str) -> Iterator[Command]:
+    """A free Limited Rally placing one Militia, in each map space in turn (none
+    when no Militia is Available to place)."""
+    if not coin.available("militia"):
+        return
+    for space in coin.rules.spaces:
+        yield Command(faction, "rally", (space,), ((space, "militia", 1),), limited=True,
+                      free=True)  # fmt: skip
 
 
 def may_end(state: LodState, action: Action) -> bool:
@@ -458,7 +510,7 @@ def action_has_moves(state: LodState, action: Action) -> bool:
     first, a Command's views built only when nothing else is left)."""
     if action.declared is not None:
         return True
-    if any(bool(part) for part in _offer_parts(state, action)):
+    if any(_offer_open(state, offer) for offer in action.offers):
         return True
     if any(bool(part) for part in _special_parts(state, action)):
         return True
@@ -518,20 +570,29 @@ def _event_allowed(state: LodState) -> bool:
 # ---------------------------------------------------------------------- refusals
 
 
-def refusal(state: LodState, move: object) -> Refusal | None:
+def refusal(state: LodState, move: object, checked_on: CoinState | None = None) -> Refusal | None:
     """Why ``move`` is not legal at ``state`` (None: it is). The answer is kept with
-    the state's cache: a seat asks before it moves, and ``play`` asks again."""
+    the state's cache: a seat asks before it moves, and ``play`` asks again.
+    ``checked_on``: a state on which the model's refusal of the move's Command or
+    Special Activity, under this game's options, found it legal: at an equal state
+    that refusal is not asked again."""
     try:
         known = state.cache.setdefault("refusals", {})
         if move in known:
             return known[move]  # type: ignore[no-any-return]
     except TypeError:  # a move that cannot be hashed is asked afresh
-        return _refusal(state, move)
-    found = known[move] = _refusal(state, move)
+        return _refusal(state, move, checked_on)
+    found = known[move] = _refusal(state, move, checked_on)
     return found
 
 
-def _refusal(state: LodState, move: object) -> Refusal | None:
+def _accepted(state: LodState, checked_on: CoinState | None) -> bool:
+    """Whether the model's refusal of the move was asked at a state equal to this one
+    (and found it legal)."""
+    return checked_on is not None and checked_on == state.coin
+
+
+def _refusal(state: LodState, move: object, checked_on: CoinState | None) -> Refusal | None:
     if state.stage == "over":
         return Refusal("the game is over", "7.1")
     if state.stage == "prepare":
@@ -548,9 +609,9 @@ def _refusal(state: LodState, move: object) -> Refusal | None:
     if state.stage == "window":
         return _window_refusal(state, move)
     if state.stage == "choose":
-        return _choose_refusal(state, move)
+        return _choose_refusal(state, move, checked_on)
     assert state.action is not None
-    return action_refusal(state, state.action, move)
+    return action_refusal(state, state.action, move, checked_on)
 
 
 def _offer_move(state: LodState, move: object) -> bool:
@@ -594,7 +655,7 @@ def _window_refusal(state: LodState, move: object) -> Refusal | None:
     return state.stroke_refusal(move.faction, move.card, trumping=state.stroke)
 
 
-def _choose_refusal(state: LodState, move: object) -> Refusal | None:
+def _choose_refusal(state: LodState, move: object, checked_on: CoinState | None) -> Refusal | None:
     faction = state.to_move
     if isinstance(move, Pass):
         return None
@@ -608,11 +669,14 @@ def _choose_refusal(state: LodState, move: object) -> Refusal | None:
             return Refusal(f"the card played is {card.number}, with its printed sides", "5.2")
         view = event_view(state, move.event.side, faction)
         return view.refusal(move.event) or state.event_rolls(move.event, view)
-    return action_refusal(state, state.start_action(faction), move)
+    return action_refusal(state, state.start_action(faction), move, checked_on)
 
 
-def action_refusal(state: LodState, action: Action, move: object) -> Refusal | None:
-    """Why ``move`` is not the next step of ``action``."""
+def action_refusal(
+    state: LodState, action: Action, move: object, checked_on: CoinState | None = None
+) -> Refusal | None:
+    """Why ``move`` is not the next step of ``action`` (``checked_on``: as for
+    :func:`refusal`)."""
     coin = state.coin
     if isinstance(move, Done):
         if may_end(state, action):
@@ -630,19 +694,21 @@ def action_refusal(state: LodState, action: Action, move: object) -> Refusal | N
         if offer is not None:
             if move.spaces != (offer.space,):
                 return Refusal(f"the {offer.note} is in {offer.space}", offer.rule)
-            return special_refusal(coin, move)
-        return _special_refusal(state, action, move)
+            return None if _accepted(state, checked_on) else special_refusal(coin, move)
+        return _special_refusal(state, action, move, checked_on)
     if isinstance(move, Command) and move.name == "rally" and any(
         o.action == "rally" and o.faction == move.faction for o in action.offers
     ) and move.free and move.limited and action.commands == 0:  # fmt: skip
+        if _accepted(state, checked_on):
+            return None
         return command_refusal(coin, move, options=state.rules.command_options)
     if isinstance(move, Command | Fight | During):
-        return _command_refusal(state, action, move)
+        return _command_refusal(state, action, move, checked_on)
     return Refusal("not a move of this action", "2.3.4")
 
 
 def _command_refusal(
-    state: LodState, action: Action, move: Command | Fight | During
+    state: LodState, action: Action, move: Command | Fight | During, checked_on: CoinState | None
 ) -> Refusal | None:
     command = _command_of(move)
     if action.commands <= 0:
@@ -668,7 +734,8 @@ def _command_refusal(
         if action.declared is not None:
             return Refusal("the Command its Special Activity declared is due", "4.1")
         return Refusal("the Leader must be involved in a Limited Command", "1.10")
-    if not isinstance(move, During):  # 4.1: a Special Activity during may pay its way
+    # 4.1: a Special Activity during may pay its way
+    if not isinstance(move, During) and not _accepted(state, checked_on):
         refused = command_refusal(state.coin, command, options=state.rules.command_options)
         if refused is not None:
             return refused
@@ -689,7 +756,9 @@ def _command_refusal(
     return None
 
 
-def _special_refusal(state: LodState, action: Action, move: SpecialActivity) -> Refusal | None:
+def _special_refusal(
+    state: LodState, action: Action, move: SpecialActivity, checked_on: CoinState | None
+) -> Refusal | None:
     if action.specials <= 0:
         return Refusal("no Special Activity goes with this action", "2.3.5")
     if move.faction != action.faction:
@@ -712,4 +781,4 @@ def _special_refusal(state: LodState, action: Action, move: SpecialActivity) -> 
     if outside and not action.paired:
         assert action.spaces is not None
         return Refusal(f"the grant's spaces are {list(action.spaces)}", "5.3")
-    return special_refusal(state.coin, move)
+    return None if _accepted(state, checked_on) else special_refusal(state.coin, move)

@@ -36,6 +36,7 @@ from legalis.model.coin.state import CoinState
 from legalis.model.core.randomness import LoggedRandom
 from legalis.solver.events import (
     EventMove,
+    EventMovesView,
     legal_event_moves,
     precondition_refusal,
     selections,
@@ -124,6 +125,8 @@ class NonplayerEvent:
     after it) or ``"command"``: the Event is not played and the Faction goes on
     with its flowchart to a Command and Special Activity (``move`` is None and
     ``state`` the unchanged state). ``rule`` and ``reason`` say why.
+    ``checked_by``: the view of the side's legal executions that found ``move``
+    legal (it keeps what the check carried out).
     """
 
     choice: str
@@ -134,6 +137,7 @@ class NonplayerEvent:
     reason: str
     side: str | None = None
     log: tuple[str, ...] = field(default=())
+    checked_by: EventMovesView | None = field(default=None, compare=False, repr=False)
 
 
 def _side_id(state: CoinState, faction: str) -> str:
@@ -573,7 +577,7 @@ def _choose_option(
 
 
 def _execute(
-    state: CoinState,
+    root: Run,
     card: Card,
     side: str,
     faction: str,
@@ -582,7 +586,9 @@ def _execute(
     players: Iterable[str],
     prefer: Preference | None = None,
 ) -> tuple[EventMove, Run]:
-    run = start(state, card.side(side), Context(faction, card.number, side))
+    """The Non-player's execution of the side from ``root``, the run at its first
+    decision (it is read, never changed: each choice resumes on a copy)."""
+    run = root
     steps: list[Any] = []
     while run.decision is not None:
         decision = run.decision
@@ -648,7 +654,8 @@ def nonplayer_event(
     if effective_if is not None and not condition_holds(state, effective_if, context):
         why = text or "the Event Instruction's condition is not met"
         return command("8.3.1", f"Event Instruction: {why} (Ineffective, 8.3.3)", side)
-    move, run = _execute(state, card, side, faction, rng, trace, players)
+    root = start(state, card.side(side), context)  # shared by the trials of 8.3.5
+    move, run = _execute(root, card, side, faction, rng, trace, players)
     reason = ineffective_reason(state, run.state, faction)
     if reason is not None:
         return command("8.3.3", f"Ineffective: {reason}", side)
@@ -658,7 +665,7 @@ def nonplayer_event(
 
         def trial(prefer: Preference) -> EventOutcome | None:
             scratch = Trace()
-            found = _execute(state, card, side, faction, rng, scratch, players, prefer)
+            found = _execute(root, card, side, faction, rng, scratch, players, prefer)
             if ineffective_reason(state, found[1].state, faction) is not None:
                 return None
             outcome = EventOutcome(state, found[1].state, card, side, faction)
@@ -673,8 +680,10 @@ def nonplayer_event(
             trace.steps.extend(scratch.steps)
     elif not wants_event(plain, rng, trace):
         return command("8.1", "the Faction's Event or Command? conditions decline it", side)
-    refused = legal_event_moves(state, card, side, faction).refusal(move)
+    checker = legal_event_moves(state, card, side, faction, root=root)
+    refused = checker.refusal(move)
     if refused is not None:  # the choices above are made within the decisions offered
         raise AssertionError(f"Non-player execution refused: {refused.reason}")
     trace.step("8.1", "Event or Command?", ["event", "command"], "event")
-    return NonplayerEvent("event", move, run.state, trace, "8.3", "plays the Event", side, run.log)
+    return NonplayerEvent("event", move, run.state, trace, "8.3", "plays the Event", side,
+                          run.log, checker)  # fmt: skip

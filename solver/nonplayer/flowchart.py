@@ -78,7 +78,9 @@ class TurnStep:
     space), a Special Activity, or the French Blockade move a Battle won offers
     (3.6.8); the dice faces it used, in order; its log. ``during``: a Special
     Activity carried out between the Command's ``before`` spaces and its others
-    (4.1)."""
+    (4.1). ``checked_on``: the state the model's own refusal accepted ``move`` on,
+    for a Command or Special Activity carried out by itself (a game at an equal
+    state need not ask again)."""
 
     move: Command | SpecialActivity | BlockadeShift
     decisions: tuple[BattleChoice, ...] = ()
@@ -86,6 +88,7 @@ class TurnStep:
     log: tuple[str, ...] = ()
     during: SpecialActivity | None = None
     before: tuple[str, ...] = ()
+    checked_on: CoinState | None = field(default=None, compare=False, repr=False)
 
     @property
     def specials(self) -> tuple[SpecialActivity, ...]:
@@ -235,7 +238,7 @@ class TurnContext:
         if not move.leaders:
             move = follow_largest_groups(self.state, move, self.rng, self.trace, self.players)
         result = apply_command(self.state, move, options=self.command_options)
-        self.steps.append(TurnStep(move, log=result.log))
+        self.steps.append(TurnStep(move, log=result.log, checked_on=self.state))
         self.state = result.state
         return move
 
@@ -264,7 +267,8 @@ class TurnContext:
         """Carry out a Special Activity (refused: IllegalMoveError)."""
         mark = len(self.rng.log)
         result = apply_special(self.state, move, self.die_source)
-        self.steps.append(TurnStep(move, dice=self._dice_since(mark), log=result.log))
+        self.steps.append(TurnStep(move, dice=self._dice_since(mark), log=result.log,
+                                   checked_on=self.state))  # fmt: skip
         self.state = result.state
         return move
 

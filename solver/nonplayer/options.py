@@ -69,4 +69,3 @@ class NonplayerOptions:
         an unknown name or a value outside the option's values is an
         :class:`InputError` listing what is allowed."""
         return read_options(cls(), raw, path=path, groups=cls.names())
-

@@ -828,13 +828,37 @@ def test_eupop_verify_reports_an_event_with_no_effects(
     [
         (("new", "sevenyears", "--out", "{missing}/s.json"), "--out"),
         (("play", "sevenyears", "--british", "random", "--log", "{missing}/g.jsonl"), "--log"),
-        (("bot", "lod", "--scenario", "1776", "--card", "13", "--faction", "british",
-          "--apply", "{missing}/a.json"), "--apply"),
+        (
+            (
+                "bot",
+                "lod",
+                "--scenario",
+                "1776",
+                "--card",
+                "13",
+                "--faction",
+                "british",
+                "--apply",
+                "{missing}/a.json",
+            ),
+            "--apply",
+        ),
         (("winter", "lod", "--scenario", "1775", "--apply", "{missing}/a.json"), "--apply"),
         (("fixtures", "--game", "lod", "--out", "{file}"), "--out"),
         (("draw", "--game", "eupop", "--out", "{missing}/map.svg"), "--out"),
-        (("resolve", "--game", "eupop", "--event", "101-1", "--auto",
-          "--out", "{missing}/s.json"), "--out"),
+        (
+            (
+                "resolve",
+                "--game",
+                "eupop",
+                "--event",
+                "101-1",
+                "--auto",
+                "--out",
+                "{missing}/s.json",
+            ),
+            "--out",
+        ),
     ],
 )
 def test_an_output_path_that_cannot_be_written_is_refused_before_the_work(
@@ -1002,14 +1026,56 @@ def test_winter_with_a_state_file_takes_the_years_of_any_scenario(
 @pytest.mark.parametrize(
     ("argv", "fragment"),
     [
-        (("moves", "--game", "lod", "--scenario", "1776", "--card", "-5", "--faction", "british"),
-         "--card: no card -5"),
-        (("moves", "--game", "lod", "--scenario", "1776", "--card", "24", "--side", "up",
-          "--faction", "british"), "--side: card 24 has no side 'up'"),
-        (("moves", "--game", "lod", "--scenario", "1776", "--card", "24", "--side", "shaded",
-          "--faction", "spain"), "--faction: unknown Faction 'spain'"),
-        (("bot", "lod", "--scenario", "1776", "--card", "999", "--faction", "british"),
-         "--card: no card 999"),
+        (
+            (
+                "moves",
+                "--game",
+                "lod",
+                "--scenario",
+                "1776",
+                "--card",
+                "-5",
+                "--faction",
+                "british",
+            ),
+            "--card: no card -5",
+        ),
+        (
+            (
+                "moves",
+                "--game",
+                "lod",
+                "--scenario",
+                "1776",
+                "--card",
+                "24",
+                "--side",
+                "up",
+                "--faction",
+                "british",
+            ),
+            "--side: card 24 has no side 'up'",
+        ),
+        (
+            (
+                "moves",
+                "--game",
+                "lod",
+                "--scenario",
+                "1776",
+                "--card",
+                "24",
+                "--side",
+                "shaded",
+                "--faction",
+                "spain",
+            ),
+            "--faction: unknown Faction 'spain'",
+        ),
+        (
+            ("bot", "lod", "--scenario", "1776", "--card", "999", "--faction", "british"),
+            "--card: no card 999",
+        ),
     ],
 )
 def test_coin_arguments_name_their_option(
@@ -1131,10 +1197,38 @@ def test_new_with_an_unknown_phase_lists_the_phases(capsys: pytest.CaptureFixtur
     ("argv", "fragment"),
     [
         (("moves", "sevenyears", "--card", "5", "--count"), "--card: not an argument for"),
-        (("moves", "--game", "eupop", "--effect", "influence", "--player", "france",
-          "--scenario", "1776"), "--scenario: not an argument for eupop"),
-        (("moves", "--game", "lod", "--scenario", "1776", "--card", "24", "--side", "unshaded",
-          "--faction", "british", "--option", "x=1"), "--option: not an argument for lod"),
+        (
+            (
+                "moves",
+                "--game",
+                "eupop",
+                "--effect",
+                "influence",
+                "--player",
+                "france",
+                "--scenario",
+                "1776",
+            ),
+            "--scenario: not an argument for eupop",
+        ),
+        (
+            (
+                "moves",
+                "--game",
+                "lod",
+                "--scenario",
+                "1776",
+                "--card",
+                "24",
+                "--side",
+                "unshaded",
+                "--faction",
+                "british",
+                "--option",
+                "x=1",
+            ),
+            "--option: not an argument for lod",
+        ),
         (("apply", "sevenyears", "--faction", "british", "--move", "{}"), "--faction: not an"),
     ],
 )
@@ -1180,8 +1274,10 @@ def test_eupop_options_change_moves_resolve_and_deck(capsys: pytest.CaptureFixtu
               for extra in ((), ("--option", "player_default=random"))]  # fmt: skip
     assert placed == [[["lombardy", 1]], [["bohemia", 1]]]  # the first Area, or a seeded draw
     deck = ("deck", "--game", "eupop", "--seed", "7", "--json")
-    plain, dealt, flag = (json.loads(run(capsys, *deck, *extra)[1])["ages"]
-                          for extra in ((), ("--option", "randomize_x=true"), ("--randomize-x",)))
+    plain, dealt, flag = (
+        json.loads(run(capsys, *deck, *extra)[1])["ages"]
+        for extra in ((), ("--option", "randomize_x=true"), ("--randomize-x",))
+    )
     assert dealt != plain and dealt == flag  # Optional Rule 6
 
 

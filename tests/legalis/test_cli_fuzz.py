@@ -191,11 +191,7 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> Inputs:
                         best = view
         coin_cards[game] = (best.card.number, best.side_name, best.faction)
         coin_moves[game] = [json.dumps(best.nth(i).to_json()) for i in range(min(5, best.count()))]
-    eupop_moves = json.loads(
-        _must(
-            run_cli("moves", "eupop", *INFLUENCE, "--json")
-        ).out
-    )["moves"]
+    eupop_moves = json.loads(_must(run_cli("moves", "eupop", *INFLUENCE, "--json")).out)["moves"]
     files = [str(state), str(log)]
     for name, text in [
         *((f"{game}.json", text) for game, text in coin_states.items()),

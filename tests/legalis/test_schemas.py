@@ -33,7 +33,8 @@ from legalis.model.sevenyears.data import read_bundled
 from legalis.model.sevenyears.game import SevenYearsGame
 from legalis.model.sevenyears.options import SevenYearsOptions
 from legalis.model.sevenyears.schema import move_document_model, state_document_model
-from legalis.solver.events import EventMoveDocument, event_move_from_json, legal_event_moves
+from legalis.solver.event_documents import EventMoveDocument
+from legalis.solver.events import event_move_from_json, legal_event_moves
 from legalis.solver.players import RandomPlayer
 from legalis.solver.playout import play_game
 from legalis.verify.coin import CoinReportDocument, verify_coin

@@ -1178,7 +1178,6 @@ def test_the_document_states_the_eupop_state_option_names_and_schema_names(
     assert error_of(client.get("/v1/schemas/nope"), 422)["allowed"] == names
 
 
-
 def test_an_eupop_state_or_option_against_the_document_is_refused(client: httpx.Client) -> None:
     """The document's schemas are what is accepted: 1 where the EU:PoP state schema
     wants true or false and "2" where it wants a number are 422, not read as true and

@@ -152,9 +152,14 @@ def test_lasting_kinds_are_reported() -> None:
     assert capability.lasting == "capability"
     # a rule the language cannot say is kept as written, with the action it changes
     assert capability.effects == effects(
-        {"op": "lasting", "kind": "capability", "name": "C", "side": "shaded",
-         "duration": "game",
-         "rules": [{"text": "Sweep costs 0", "kind": "change", "action": "sweep"}]}
+        {
+            "op": "lasting",
+            "kind": "capability",
+            "name": "C",
+            "side": "shaded",
+            "duration": "game",
+            "rules": [{"text": "Sweep costs 0", "kind": "change", "action": "sweep"}],
+        }
     )
 
 
