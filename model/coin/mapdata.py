@@ -137,6 +137,12 @@ class CoinMap:
     def _by_name(self) -> dict[str, SpaceInfo]:
         return {info.name: info for info in self.spaces}
 
+    @cached_property
+    def _types(self) -> dict[str, str]:
+        """Each space's type, by name: the commonest question about a space (an
+        unknown name is left to :meth:`space` to refuse)."""
+        return {info.name: info.type for info in self.spaces}
+
     def names(self) -> list[str]:
         """The space names in file order (boxes excluded).
 
@@ -175,7 +181,7 @@ class CoinMap:
         >>> load_map("lod").is_city("Boston")
         True
         """
-        return self.space(name).type == "City"
+        return (self._types.get(name) or self.space(name).type) == "City"
 
     def is_province(self, name: str) -> bool:
         """Whether the space is a Province: an LoD Colony or Reserve, a FitL Province.
@@ -185,7 +191,7 @@ class CoinMap:
         >>> load_map("lod").is_province("Quebec"), load_map("fitl").is_province("Hue")
         (True, False)
         """
-        return self.space(name).type in PROVINCE_TYPES
+        return (self._types.get(name) or self.space(name).type) in PROVINCE_TYPES
 
     def is_colony(self, name: str) -> bool:
         """Whether the space is an LoD Colony.
@@ -195,7 +201,7 @@ class CoinMap:
         >>> load_map("lod").is_colony("Virginia")
         True
         """
-        return self.space(name).type == "Colony"
+        return (self._types.get(name) or self.space(name).type) == "Colony"
 
     def is_reserve(self, name: str) -> bool:
         """Whether the space is an LoD Indian Reserve.
@@ -205,7 +211,7 @@ class CoinMap:
         >>> load_map("lod").is_reserve("Florida")
         True
         """
-        return self.space(name).type == "Reserve"
+        return (self._types.get(name) or self.space(name).type) == "Reserve"
 
     def is_loc(self, name: str) -> bool:
         """Whether the space is a FitL Line of Communication.

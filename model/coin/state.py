@@ -62,6 +62,7 @@ Battle, the rules of Capabilities and Momentum in force, rules procedures and ca
 actions the project does not carry out itself."""
 
 RULE_CONSERVATION = "1.4.1"
+_NOT_LISTED = object()  # a Leader name the state does not list
 
 
 @dataclass(frozen=True)
@@ -137,9 +138,12 @@ class CoinRules:
         self.stacking_slots = [
             slot for slot, p in enumerate(self.slot_piece) if data.pieces[p].stacking
         ]
-        # (location, piece type, status) -> the slots it counts, as asked so far:
-        # counting pieces is the commonest question a move generator asks
-        self.slot_ranges: dict[tuple[str, str, str | None], range] = {}
+        # (location, piece type, status) -> the slots it counts, as asked so far (one
+        # slot's index, or a slice of several): counting pieces is the commonest
+        # question a move generator asks
+        self.slot_ranges: dict[tuple[str, str, str | None], int | slice] = {}
+        # (location, Faction) -> the indices of its slots there, as asked so far
+        self.faction_counts_at: dict[tuple[str, str], tuple[int, ...]] = {}
         self.marker_types: tuple[MarkerType, ...] = data.markers
         self.marker_index = {marker.id: i for i, marker in enumerate(data.markers)}
         for i, marker in enumerate(data.markers):
@@ -422,7 +426,7 @@ class CoinState:
 
     # ---------------------------------------------------------------- pieces
 
-    def _slot_range(self, location: str, piece_type: str, status: str | None) -> range:
+    def _slot_range(self, location: str, piece_type: str, status: str | None) -> int | slice:
         rules = self.rules
         key = (location, piece_type, status)
         found = rules.slot_ranges.get(key)
@@ -430,16 +434,15 @@ class CoinState:
             found = rules.slot_ranges[key] = self._new_slot_range(location, piece_type, status)
         return found
 
-    def _new_slot_range(self, location: str, piece_type: str, status: str | None) -> range:
+    def _new_slot_range(self, location: str, piece_type: str, status: str | None) -> int | slice:
         rules = self.rules
         loc = rules.location(location)
         piece = rules.piece(piece_type)
         base = loc * rules.n_slots
-        if status is None:
-            first = rules.slot_base[piece]
-            return range(base + first, base + first + len(rules.piece_types[piece].statuses))
-        slot = rules.slot(piece, status)
-        return range(base + slot, base + slot + 1)
+        if status is None and len(rules.piece_types[piece].statuses) > 1:
+            first = base + rules.slot_base[piece]
+            return slice(first, first + len(rules.piece_types[piece].statuses))
+        return base + rules.slot(piece, status)
 
     def pieces(self, location: str, piece_type: str, status: str | None = None) -> int:
         """How many pieces of a type are at a location, with ``status`` or (None) any.
@@ -450,10 +453,9 @@ class CoinState:
         slots = self.rules.slot_ranges.get((location, piece_type, status))
         if slots is None:  # the commonest question of every move generator: kept short
             slots = self._slot_range(location, piece_type, status)
-        start, stop = slots.start, slots.stop
-        if stop - start == 1:
-            return self.counts[start]
-        return sum(self.counts[start:stop])
+        if isinstance(slots, int):
+            return self.counts[slots]
+        return sum(self.counts[slots])
 
     def _target(self, location: str, piece_type: str, status: str | None) -> int:
         # Pieces in a box have no Underground or Tunneled side: they sit at the
@@ -580,11 +582,18 @@ class CoinState:
         >>> state.faction_pieces("Available", "arvn")
         69
         """
-        rules = self.rules
-        slots = rules.faction_slots[rules.faction(faction)]
-        base = rules.location(location) * rules.n_slots
+        indices = self.rules.faction_counts_at.get((location, faction))
+        if indices is None:
+            indices = self._faction_indices(location, faction)
         counts = self.counts
-        return sum(counts[base + slot] for slot in slots)
+        return sum([counts[i] for i in indices])
+
+    def _faction_indices(self, location: str, faction: str) -> tuple[int, ...]:
+        rules = self.rules
+        base = rules.location(location) * rules.n_slots
+        found = tuple(base + slot for slot in rules.faction_slots[rules.faction(faction)])
+        rules.faction_counts_at[(location, faction)] = found
+        return found
 
     def stacking_count(self, location: str) -> int:
         """How many stacking pieces (Forts and Villages; Bases) are at a location.
@@ -625,10 +634,13 @@ class CoinState:
         >>> state.control("Quebec")
         'british'
         """
-        loc = self.rules.location(location)
-        if loc not in self._controls:
-            self._controls[loc] = self._control_now(loc)
-        return self._controls[loc]
+        loc = self.rules.loc_index.get(location)
+        if loc is None:
+            loc = self.rules.location(location)  # not a location: raises
+        controls = self._controls
+        if loc not in controls:
+            controls[loc] = self._control_now(loc)
+        return controls[loc]
 
     def _control_now(self, loc: int) -> str | None:
         rules = self.rules
@@ -712,14 +724,6 @@ class CoinState:
             self.support_values[index] = max(-2, min(2, self.support_values[index] + steps))
         return SUPPORT_LEVELS[self.support_values[index] + 2]
 
-    def _support_population(self, index: int) -> int:
-        # A Blockaded City counts population 0 for Support (LoD 1.9).
-        rules = self.rules
-        base = index * len(rules.marker_types)
-        if any(self.marks[base + m] for m in rules.blocking_markers):
-            return 0
-        return rules.info[index].population
-
     def total_support(self) -> int:
         """Total Support: 2 x population at Active Support + population at Passive
         Support (1.6); a Blockaded City counts population 0.
@@ -730,10 +734,14 @@ class CoinState:
         >>> state.total_support()
         5
         """
+        rules = self.rules
+        info, marks, blocking = rules.info, self.marks, rules.blocking_markers
+        n_markers = len(rules.marker_types)
         total = 0
         for index, value in enumerate(self.support_values):
-            if value > 0:
-                total += value * self._support_population(index)
+            # a Blockaded City counts population 0 for Support (LoD 1.9)
+            if value > 0 and not any(marks[index * n_markers + m] for m in blocking):
+                total += value * info[index].population
         return total
 
     def total_opposition(self) -> int:
@@ -757,7 +765,13 @@ class CoinState:
         0
         """
         rules = self.rules
-        return self.marks[rules.location(location) * len(rules.marker_types) + rules.marker(marker)]
+        loc = rules.loc_index.get(location)
+        if loc is None:
+            loc = rules.location(location)  # not a location: raises
+        kind = rules.marker_index.get(marker)
+        if kind is None:
+            kind = rules.marker(marker)  # not a marker: raises
+        return self.marks[loc * len(rules.marker_types) + kind]
 
     def add_marker(self, location: str, marker: str, n: int = 1) -> None:
         """Put ``n`` markers at a location (no rule checks).
@@ -926,8 +940,11 @@ class CoinState:
         >>> CoinState.new("lod").leader("Washington") is None
         True
         """
-        self.rules.data.leader(name)
-        return self.leaders[name]
+        found = self.leaders.get(name, _NOT_LISTED)
+        if found is _NOT_LISTED:
+            self.rules.data.leader(name)  # not a Leader: raises
+            return self.leaders[name]
+        return found  # type: ignore[return-value]
 
     def set_leader(self, name: str, location: str | None) -> None:
         """Put a Leader at a space or box, or (None) out of play.
@@ -1170,15 +1187,11 @@ class CoinState:
                     f"{where}.{info.name}.pieces: {stacked} stacking pieces "
                     f"(Forts, Villages or Bases), at most {cap} ({data.stacking_rule})"
                 )
-        # conservation
-        n_loc = len(rules.locations)
+        # conservation: a slot's pieces at every location lie n_slots apart
+        slot_totals = [sum(counts[slot::n_slots]) for slot in range(n_slots)]
         for index, piece in enumerate(rules.piece_types):
             first = rules.slot_base[index]
-            width = len(piece.statuses)
-            total = sum(
-                sum(counts[loc * n_slots + first : loc * n_slots + first + width])
-                for loc in range(n_loc)
-            )
+            total = sum(slot_totals[first : first + len(piece.statuses)])
             if total != piece.inventory:
                 problems.append(
                     f"pieces.{piece.id}: {total} {piece.name} on the map and in the boxes, "

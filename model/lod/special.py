@@ -49,6 +49,7 @@ __all__ = [
     "apply_special",
     "available_special_activities",
     "blockade_layouts",
+    "carry_out_special",
     "command_parts",
     "during_refusal",
     "howe_cities",
@@ -483,6 +484,23 @@ def apply_special(
     refused = special_refusal(state, move)
     if refused is not None:
         raise IllegalMoveError(refused.reason, rule=refused.rule)
+    return carry_out_special(state, move, rng)
+
+
+def carry_out_special(
+    state: CoinState, move: SpecialActivity, rng: DieSource | None = None
+) -> SpecialResult:
+    """The state after ``move``, which the caller has just found legal on ``state``
+    with :func:`special_refusal` (nothing is checked again: :func:`apply_special`
+    checks, then carries out).
+
+    >>> state = CoinState.new("lod")
+    >>> move = SpecialActivity("french", "preparer", None, option="resources")
+    >>> special_refusal(state, move) is None
+    True
+    >>> carry_out_special(state, move).state.track("french_resources")
+    2
+    """
     new = state.copy()
     log: list[str] = []
     if howe_lowers_fni(state, move.faction):

@@ -58,7 +58,7 @@ from legalis.model.lod.commands import (
 from legalis.model.lod.special import (
     SPECIAL_ACTIVITIES,
     SpecialActivity,
-    apply_special,
+    carry_out_special,
     special_during,
 )
 from legalis.model.lod.supply import apply_supply, supply_refusal, supply_steps, supply_view
@@ -650,8 +650,8 @@ class LodState:
             left = tuple(o for o in action.offers if o is not shifted)
             self.action = replace(action, offers=left)
         elif isinstance(move, SpecialActivity) and (offer := self._offered(action, move)):
-            dice = self.dice()
-            result = apply_special(self.coin, move, dice)
+            dice = self.dice()  # play() has just checked it (views.action_refusal)
+            result = carry_out_special(self.coin, move, dice)
             self._rolled(dice)
             self.coin, self.log = result.state, [*self.log, *result.log]
             self.action = replace(action, offers=tuple(o for o in action.offers if o is not offer))
@@ -677,8 +677,8 @@ class LodState:
                      if (o.action, o.faction) == (move.name, move.faction)), None)  # fmt: skip
 
     def _special(self, action: Action, move: SpecialActivity) -> None:
-        dice = self.dice()
-        result = apply_special(self.coin, move, dice)
+        dice = self.dice()  # play() has just checked it (views.action_refusal)
+        result = carry_out_special(self.coin, move, dice)
         self._rolled(dice)
         self.coin, self.log = result.state, [*self.log, *result.log]
         declared = move.command if action.command is None and action.paired else None

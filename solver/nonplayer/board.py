@@ -50,6 +50,7 @@ PIECES = {
     "royalist": ("british_regular", "tory", "british_fort", "war_party", "village"),
     "rebellion": ("continental", "militia", "patriot_fort", "french_regular"),
 }
+FACTIONS_OF = {"royalist": ("british", "indians"), "rebellion": ("patriots", "french")}
 CUBES = {"royalist": ("british_regular", "tory"), "rebellion": ("continental", "french_regular")}
 UNITS = {
     "royalist": ("british_regular", "tory", "war_party"),
@@ -76,12 +77,20 @@ def side_of(faction: str) -> str:
 
 def count(state: CoinState, space: str, kinds: Iterable[str], status: str | None = None) -> int:
     """How many pieces of ``kinds`` (with ``status`` if given) are in ``space``."""
-    return sum(state.pieces(space, kind, status) for kind in kinds)
+    return sum([state.pieces(space, kind, status) for kind in kinds])
 
 
 def side_pieces(state: CoinState, space: str, side: str) -> int:
-    """All the side's pieces in ``space`` (Leaders are not pieces, 1.4)."""
-    return count(state, space, PIECES[side])
+    """All the side's pieces in ``space`` (Leaders are not pieces, 1.4): its two
+    Factions' (their piece kinds are :data:`PIECES`).
+
+    >>> data = CoinState.new("lod").rules.data
+    >>> all({p.id for p in data.pieces if p.faction in FACTIONS_OF[side]} == set(kinds)
+    ...     for side, kinds in PIECES.items())
+    True
+    """
+    first, second = FACTIONS_OF[side]
+    return state.faction_pieces(space, first) + state.faction_pieces(space, second)
 
 
 def cubes(state: CoinState, space: str, side: str) -> int:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 from legalis.model.coin import effects as fx
 from legalis.model.coin.deck import Card, Instruction
@@ -660,7 +660,9 @@ def nonplayer_event(
     if reason is not None:
         return command("8.3.3", f"Ineffective: {reason}", side)
     plain = EventOutcome(state, run.state, card, side, faction)
-    if isinstance(wants_event, ChoosesExecution):
+    # a ChoosesExecution, told by its method: isinstance with a Protocol is slow
+    decide = getattr(wants_event, "decide", None)
+    if decide is not None:
         tried: dict[int, tuple[EventMove, Run, Trace]] = {}
 
         def trial(prefer: Preference) -> EventOutcome | None:
@@ -672,13 +674,13 @@ def nonplayer_event(
             tried[id(outcome)] = (*found, scratch)
             return outcome
 
-        chosen = wants_event.decide(plain, trial, rng, trace)
+        chosen = decide(plain, trial, rng, trace)
         if chosen is None:
             return command("8.1", "the Faction's Event or Command? conditions decline it", side)
         if id(chosen) in tried:  # 8.3.5: carried out with the question's spaces first
             move, run, scratch = tried[id(chosen)]
             trace.steps.extend(scratch.steps)
-    elif not wants_event(plain, rng, trace):
+    elif not cast(WantsEvent, wants_event)(plain, rng, trace):
         return command("8.1", "the Faction's Event or Command? conditions decline it", side)
     checker = legal_event_moves(state, card, side, faction, root=root)
     refused = checker.refusal(move)

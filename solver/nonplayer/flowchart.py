@@ -51,7 +51,7 @@ from legalis.model.lod.battle import (
     FollowUp,
     apply_blockade_shift,
 )
-from legalis.model.lod.command_base import CommandOptions
+from legalis.model.lod.command_base import CommandOptions, carry_out_command
 from legalis.model.lod.commands import Command, apply_command, command_refusal, fight_battles
 from legalis.model.lod.special import SpecialActivity, apply_special, special_during
 from legalis.solver.nonplayer.leaders import follow_largest_groups
@@ -160,6 +160,8 @@ class TurnContext:
     steps: list[TurnStep] = field(default_factory=list)
     passed: str | None = None
     start: CoinState = field(init=False)
+    # the Commands the model accepted (admits), each with the state it was asked on
+    _admitted: dict[Command, CoinState] = field(init=False, default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self.start = self.state
@@ -207,7 +209,10 @@ class TurnContext:
         stamped = self.stamp(move)
         if self.bound is not None and not involves_space(stamped, self.bound):
             return False
-        return command_refusal(self.state, stamped, options=self.command_options) is None
+        if command_refusal(self.state, stamped, options=self.command_options) is not None:
+            return False
+        self._admitted[stamped] = self.state
+        return True
 
     # ---------------------------------------------------------------- dice
 
@@ -237,7 +242,10 @@ class TurnContext:
             raise IllegalMoveError("a Battle is fought with battle()", rule="3.6")
         if not move.leaders:
             move = follow_largest_groups(self.state, move, self.rng, self.trace, self.players)
-        result = apply_command(self.state, move, options=self.command_options)
+        if self._admitted.get(move) is self.state:  # admits() has just checked it here
+            result = carry_out_command(self.state, move, options=self.command_options)
+        else:
+            result = apply_command(self.state, move, options=self.command_options)
         self.steps.append(TurnStep(move, log=result.log, checked_on=self.state))
         self.state = result.state
         return move
