@@ -654,7 +654,9 @@ def _march_refusal(state: CoinState, move: Command, options: CommandOptions) -> 
         return Refusal("moves in sorted order, one entry per origin, destination and kind", "3.1")
     kit = _CHECKED_KITS[move.faction]
     board = state.rules.map
-    problem = _MarchProblem(state, move.faction, move.limited, move.free, options)
+    # only the move's own destinations are asked of: their statuses, and every route
+    problem = _MarchProblem(state, move.faction, move.limited, move.free, options,
+                            within=frozenset(move.spaces))  # fmt: skip
     for destination in move.spaces:
         if destination not in problem.status_of:
             return Refusal(f"{destination}: not a destination of this March", rule)
