@@ -136,6 +136,11 @@ class BattleOptions:
     Cause are lost ``"as_tories"`` (default: they take the Tories' turn in the
     alternation with the Regulars, before the Tories themselves) or
     ``"as_war_parties"`` (after all Regulars and Tories, with the other War Parties).
+    ``event_modifier_scope``: an Event's modifiers of "the next Battle" (``+3 to
+    Attacker's Loss Level``, a free Battle ``with +1 Force Level``) apply to the
+    ``"next_space"`` fought (default) or to every space of the ``"next_command"``.
+    ``event_modifiers_last``: modifiers no Battle has used wait for one
+    (``"until_used"``, default) or lapse when the card ends (``"card"``).
 
     >>> BattleOptions().removal_pool
     'participating'
@@ -147,6 +152,8 @@ class BattleOptions:
     regular_share: Literal["counted", "all"] = "counted"
     attacker_modifiers: Literal["participating", "whole_side"] = "participating"
     common_cause_losses: Literal["as_tories", "as_war_parties"] = "as_tories"
+    event_modifier_scope: Literal["next_space", "next_command"] = "next_space"
+    event_modifiers_last: Literal["until_used", "card"] = "until_used"
 
 
 @dataclass(frozen=True)
@@ -651,6 +658,29 @@ def _win_the_day(
     return winner, True, done, follow
 
 
+def _event_modifiers(state: CoinState) -> dict[str, tuple[int, list[Modifier]]]:
+    """The modifiers Events put on the next Battle (``CoinState.battle_modifiers``),
+    by role: what they add to its Force Level, and its Loss Level modifiers.
+
+    >>> state = CoinState.new("lod")
+    >>> state.battle_modifiers.append({"faction": "french", "role": "attacker",
+    ...                                "loss_level": 3, "force_level": 1})
+    >>> found = _event_modifiers(state)
+    >>> found["attacker"][0], [m.value for m in found["attacker"][1]], found["defender"]
+    (1, [3], (0, []))
+    """
+    found: dict[str, tuple[int, list[Modifier]]] = {"attacker": (0, []), "defender": (0, [])}
+    for record in state.battle_modifiers:
+        role = str(record["role"])
+        force, losses = found[role]
+        loss = int(record.get("loss_level") or 0)
+        if loss:
+            losses = [*losses, Modifier(f"an Event: {loss:+d} to the {role}'s Loss Level",
+                                        loss, "5.1")]  # fmt: skip
+        found[role] = (force + int(record.get("force_level") or 0), losses)
+    return found
+
+
 # ---------------------------------------------------------------------- the Battle
 
 
@@ -687,12 +717,17 @@ def resolve_battle(
         if n:
             after.flip(space, UNITS[side], n, "underground", "active")
             log.append(f"3.6.3: {side} Activates {n} {UNITS[side]}")
-    forces = (force_level(after, choice, attacker), force_level(after, choice, defender))
+    event = _event_modifiers(after)
+    after.battle_modifiers = []  # 5.1: the Event's modifiers are this Battle's
+    forces = (
+        max(0, force_level(after, choice, attacker) + event["attacker"][0]),
+        max(0, force_level(after, choice, defender) + event["defender"][0]),
+    )
     log.append(f"3.6.3: Force Levels {attacker} {forces[0]}, {defender} {forces[1]}")
     dice_a = _dice(forces[0], rng)
-    mods_d = _defender_loss_modifiers(after, choice, chosen)
+    mods_d = [*_defender_loss_modifiers(after, choice, chosen), *event["defender"][1]]
     dice_d = _dice(forces[1], rng)
-    mods_a = _attacker_loss_modifiers(after, choice)
+    mods_a = [*_attacker_loss_modifiers(after, choice), *event["attacker"][1]]
     defender_loss = sum(dice_a) + sum(m.value for m in mods_d)
     attacker_loss = sum(dice_d) + sum(m.value for m in mods_a)
     for who, dice, mods, loss in (

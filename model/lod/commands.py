@@ -1100,7 +1100,13 @@ def fight_battles(
     paid = apply_command(state, move)
     current = paid.state
     results: list[BattleResult] = []
+    # an Event's modifiers of the next Battle: its first space takes them, or all
+    everywhere = (options or BattleOptions()).event_modifier_scope == "next_command"
+    pending = [dict(record) for record in current.battle_modifiers]
     for space in move.spaces:
+        if everywhere and results:
+            current = current.copy()  # the earlier result keeps its own state
+            current.battle_modifiers = [dict(record) for record in pending]
         wanted = BattleChoice(space, move.faction, ally_pays=space in move.allied)
         choice = (decisions or {}).get(space, wanted)
         if (choice.space, choice.attacker, choice.ally_pays) != (

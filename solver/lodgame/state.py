@@ -135,7 +135,8 @@ class Action:
     on a Brilliant Stroke); ``command`` the Command executed (``declared``: the one a
     Special Activity taken first announced); ``leader`` whether a Command must still
     involve the Faction's Leader (1.10, Brilliant Stroke); ``offers`` the Battle's
-    follow-ups still open (3.6.8)."""
+    follow-ups still open (3.6.8); ``force_level`` what an Event's grant adds to the
+    Force Level of the Battle it grants ("free Battle ... with +1 Force Level")."""
 
     faction: str
     slot: str
@@ -152,6 +153,7 @@ class Action:
     leader: bool = False
     offers: tuple[FollowUp, ...] = ()
     special_done: bool = False
+    force_level: int = 0
 
 
 @dataclass(frozen=True)
@@ -428,6 +430,8 @@ class LodState:
                 value = "ineligible" if faction in self.acted else "eligible"
             self.coin.set_eligibility(faction, value)
         self.coin.eligibility_at_end.clear()
+        if self.rules.battle_options.event_modifiers_last == "card":
+            self.coin.battle_modifiers = []  # no Battle used them on their card
         self.to_ask, self.window, self.action = (), (), None
         self._next_card()
 
@@ -617,7 +621,8 @@ class LodState:
         return Action(faction, "grant", commands=times,
                       specials=1 if modifiers.get("with_special") else 0,
                       limited=bool(grant.get("limited")), free=True, paired=False, names=names,
-                      spaces=spaces)  # fmt: skip
+                      spaces=spaces,
+                      force_level=int(modifiers.get("force_level") or 0))  # fmt: skip
 
     # ---------------------------------------------------------------- actions
 
@@ -692,6 +697,10 @@ class LodState:
         involved = action.leader and leader_involved(self.coin, command)
         offers = action.offers
         dice = self.dice()
+        if action.force_level and command.name == "battle":  # the grant's own Battle
+            self.coin.battle_modifiers.append({"faction": action.faction, "role": "attacker",
+                                               "loss_level": 0,
+                                               "force_level": action.force_level})  # fmt: skip
         if isinstance(move, Fight):
             decisions = {choice.space: choice for choice in move.decisions}
             done, fought = fight_battles(self.coin, command, dice, decisions,

@@ -723,3 +723,100 @@ def test_attacker_modifiers_participating_or_whole_side() -> None:
     # and Washington doubles them, capped by Active Opposition in Virginia
     assert participating.shifts == (("Virginia", -2),)
     assert whole_side.shifts == (("Virginia", -2),)
+
+
+# ---------------------------------------------------------------------- an Event's modifiers
+
+
+def _regulars_against_militia() -> CoinState:
+    # 3 British Regulars attack 2 Active Militia in Boston (the module's example)
+    state = CoinState.new("lod")
+    state.move_pieces("Available", "Boston", "british_regular", 3)
+    state.move_pieces("Available", "Boston", "militia", 2, new_status="active")
+    return state
+
+
+def test_an_events_loss_level_modifier_is_the_next_battles_and_is_used_up() -> None:
+    plain = resolve_battle(
+        _regulars_against_militia(), BattleChoice("Boston", "british"), FixedDice([2])
+    )
+    state = _regulars_against_militia()
+    # "+3 to Attacker's Loss Level" (5.1: the Event's text prevails)
+    state.battle_modifiers.append(
+        {"faction": "patriots", "role": "attacker", "loss_level": 3, "force_level": 0}
+    )
+    fought = resolve_battle(state, BattleChoice("Boston", "british"), FixedDice([2]))
+    # 3.6.6: the attacker's Loss Level gains the Event's +3; the defender's is unchanged
+    assert fought.loss_levels == (plain.loss_levels[0] + 3, plain.loss_levels[1])
+    event = [m for m in fought.attacker_loss_modifiers if m.rule == "5.1"]
+    assert [m.value for m in event] == [3]
+    assert fought.state.battle_modifiers == []  # this Battle used them
+    assert state.battle_modifiers != []  # the state given is not changed
+
+
+def test_an_events_force_level_modifier_rolls_more_dice() -> None:
+    plain = resolve_battle(
+        _regulars_against_militia(), BattleChoice("Boston", "british"), FixedDice([2])
+    )
+    state = _regulars_against_militia()
+    state.battle_modifiers.append(
+        {"faction": "british", "role": "attacker", "loss_level": 0, "force_level": 3}
+    )
+    fought = resolve_battle(state, BattleChoice("Boston", "british"), FixedDice([2, 1]))
+    # 3.6.4: Force Level 3 rolls one D3, 6 rolls two: the second die (1) adds 1 to the
+    # Defender's Loss Level
+    assert plain.force_levels[0] == 3 and fought.force_levels[0] == 6
+    assert len(fought.dice_attacker) == 2
+    assert fought.loss_levels[1] == plain.loss_levels[1] + 1
+
+
+@pytest.mark.parametrize(("scope", "both"), [("next_space", False), ("next_command", True)])
+def test_an_events_modifiers_take_one_space_or_the_whole_command(scope: str, both: bool) -> None:
+    from legalis.model.lod.command_base import Command
+    from legalis.model.lod.commands import fight_battles
+
+    state = _regulars_against_militia()
+    state.set_track("british_resources", 5)
+    state.move_pieces("Available", "New York City", "british_regular", 3)
+    state.move_pieces("Available", "New York City", "militia", 2, new_status="active")
+    state.battle_modifiers.append(
+        {"faction": "patriots", "role": "defender", "loss_level": 1, "force_level": 0}
+    )
+    move = Command("british", "battle", ("Boston", "New York City"))
+    _, fought = fight_battles(state, move, FixedDice([2, 2]),
+                              options=BattleOptions(event_modifier_scope=scope))  # fmt: skip
+    marked = [any(m.rule == "5.1" for m in r.defender_loss_modifiers) for r in fought]
+    assert marked == [True, both]
+    assert fought[-1].state.battle_modifiers == []
+
+
+@pytest.mark.parametrize(("last", "kept"), [("until_used", True), ("card", False)])
+def test_an_events_modifiers_unused_wait_or_lapse_with_the_card(last: str, kept: bool) -> None:
+    from legalis.solver.lodgame.moves import Pass, Roll
+
+    import legalis
+
+    game = legalis.load_game("lod", {"scenario": "1775", "event_modifiers_last": last})
+    state = game.new_initial_state()
+    # card 33 about to be played, card 1 on deck (the Sequence of Play goldens' set-up)
+    state.card_number, state.on_deck, state.deck, state.stage = 33, 1, (2, 3, 4), "roll"
+    state.coin.set_card_list("brilliant_strokes", [])  # no Brilliant Stroke window (2.3.8)
+    state.play(Roll(5))
+    state.coin.battle_modifiers.append(
+        {"faction": "patriots", "role": "attacker", "loss_level": 3, "force_level": 0}
+    )
+    # every Eligible Faction passes: the card ends (2.3.6) with no Battle fought
+    while state.card_number == 33:
+        state.play(Pass(state.to_move))
+    assert (state.coin.battle_modifiers != []) is kept
+
+
+def test_a_granted_battles_force_level_is_the_grants() -> None:
+    import legalis
+
+    state = legalis.load_game("lod", {"scenario": "1775"}).new_initial_state()
+    # "French free Battle in Boston with +1 Force Level" (5.3, the Event's text)
+    grant = {"faction": "french", "action": "battle", "kind": "command", "limited": False,
+             "spaces": ["Boston"], "modifiers": {"force_level": 1}}  # fmt: skip
+    action = state._grant_action(grant)
+    assert action is not None and action.force_level == 1 and action.names == ("battle",)
