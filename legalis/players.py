@@ -75,10 +75,10 @@ class HumanPlayer:
             total: int | None = view.count()
         except SolverLimitError:  # too many even to count: JSON only
             total = None
-        group: Callable[[Any], str] = getattr(self.game, "move_group", lambda move: "")
+        group: Callable[[Any], str] = self.game.move_group
         if total is not None and total <= LIST_LIMIT:
             return self._choose_listed(state, view, _grouped(list(view), group))
-        if hasattr(self.game, "move_group") and total is not None:
+        if total is not None:
             headings = _headings(view, total, group)
             if headings is not None:
                 return self._choose_group(state, view, headings)

@@ -13,7 +13,18 @@ from typing import Any
 from legalis.model.core.views import RandomSource
 from legalis.model.sevenyears.data import PLAYERS, SevenYearsData, area_key, load_data
 from legalis.model.sevenyears.heuristics import greedy_move
-from legalis.model.sevenyears.moves import Move, describe, move_from_json, move_to_json
+from legalis.model.sevenyears.moves import (
+    CHANCE_MOVES,
+    DifficultyDiscard,
+    ExecuteDiscard,
+    Lay,
+    Move,
+    Pass,
+    PlayEffect,
+    describe,
+    move_from_json,
+    move_to_json,
+)
 from legalis.model.sevenyears.options import SevenYearsOptions
 from legalis.model.sevenyears.state import SevenYearsState, rules_for, state_from_json
 
@@ -47,6 +58,22 @@ class SevenYearsGame:
 
     def describe_move(self, move: Move) -> str:
         return describe(move, self.data)
+
+    def move_group(self, move: Move) -> str:
+        """The heading a person's list shows the move under: its phase and kind.
+
+        >>> SevenYearsGame().move_group(Pass(0))
+        'Pass'
+        """
+        if isinstance(move, CHANCE_MOVES):
+            return "Chance"
+        return {
+            ExecuteDiscard: "Execute: discard and draw",
+            PlayEffect: "Turmoil: play an effect card",
+            Lay: "Conflict: lay a card",
+            Pass: "Pass",
+            DifficultyDiscard: "Difficulty: discard a card",
+        }[type(move)]
 
     def greedy_move(self, state: SevenYearsState, rng: RandomSource) -> Any:
         return greedy_move(state, rng)
