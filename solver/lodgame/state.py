@@ -156,6 +156,34 @@ class Action:
     force_level: int = 0
 
 
+def offer_taken(action: Action, move: object) -> FollowUp | None:
+    """The follow-up of ``action`` that ``move`` takes up: a free Limited Rally after
+    Winning the Day (3.6.8), the Scout's Skirmish (3.4.3). A Rally the action may
+    still take as one of its own Commands is that Command; any other free Limited
+    Rally of the offer's Faction is the follow-up, even while Commands are left
+    (a grant of two Battles, a Brilliant Stroke's second Limited Command).
+
+    >>> rally = Command("patriots", "rally", ("Virginia",), limited=True, free=True)
+    >>> offer = FollowUp("patriots", "rally", "", "3.6.8", "free Rally in one space")
+    >>> grant = Action("patriots", "grant", commands=1, specials=0, names=("battle",),
+    ...                offers=(offer,))
+    >>> offer_taken(grant, rally) is offer, offer_taken(replace(grant, names=None), rally)
+    (True, None)
+    """
+    if isinstance(move, Command):
+        own = (
+            action.commands > 0
+            and action.faction == move.faction
+            and (action.names is None or move.name in action.names)
+        )
+        if own or not (move.free and move.limited):
+            return None
+    elif not isinstance(move, SpecialActivity) or move.command is not None:
+        return None
+    return next((o for o in action.offers
+                 if (o.action, o.faction) == (move.name, move.faction)), None)  # fmt: skip
+
+
 @dataclass(frozen=True)
 class Winter:
     """The Winter Quarters Round under way: its ``phase``, the decisions still due in
@@ -654,13 +682,13 @@ class LodState:
             self.log += lines
             left = tuple(o for o in action.offers if o is not shifted)
             self.action = replace(action, offers=left)
-        elif isinstance(move, SpecialActivity) and (offer := self._offered(action, move)):
+        elif isinstance(move, SpecialActivity) and (offer := offer_taken(action, move)):
             dice = self.dice()  # play() has just checked it (views.action_refusal)
             result = carry_out_special(self.coin, move, dice)
             self._rolled(dice)
             self.coin, self.log = result.state, [*self.log, *result.log]
             self.action = replace(action, offers=tuple(o for o in action.offers if o is not offer))
-        elif isinstance(move, Command) and (offer := self._offered(action, move)):
+        elif isinstance(move, Command) and (offer := offer_taken(action, move)):
             done = apply_command(self.coin, move, options=self.rules.command_options)
             self.coin, self.log = done.state, [*self.log, *done.log]
             self.action = replace(action, offers=tuple(o for o in action.offers if o is not offer))
@@ -669,17 +697,6 @@ class LodState:
         else:
             self._command(action, move)
         self._after_step()
-
-    @staticmethod
-    def _offered(action: Action, move: Command | SpecialActivity) -> FollowUp | None:
-        """The follow-up ``move`` takes up: a free Rally after Winning the Day (3.6.8),
-        the Scout's Skirmish (3.4.3)."""
-        if isinstance(move, Command) and (action.commands > 0 or not move.free):
-            return None
-        if isinstance(move, SpecialActivity) and move.command is not None:
-            return None
-        return next((o for o in action.offers
-                     if (o.action, o.faction) == (move.name, move.faction)), None)  # fmt: skip
 
     def _special(self, action: Action, move: SpecialActivity) -> None:
         dice = self.dice()  # play() has just checked it (views.action_refusal)

@@ -59,7 +59,7 @@ from legalis.solver.lodgame.moves import (
     Roll,
     Stroke,
 )
-from legalis.solver.lodgame.state import Action, LodState, winter_refusal, winter_view
+from legalis.solver.lodgame.state import Action, LodState, offer_taken, winter_refusal, winter_view
 from legalis.solver.nonplayer.sequence import involves_leader
 
 __all__ = [
@@ -688,17 +688,14 @@ def action_refusal(
         if offer is None:
             return Refusal(f"no Battle won in {move.source} offers a Blockade move", "3.6.8")
         return blockade_shift_refusal(coin, offer, move)
+    offer = offer_taken(action, move)
     if isinstance(move, SpecialActivity):
-        offer = next((o for o in action.offers if o.action == move.name
-                      and o.faction == move.faction and move.command is None), None)  # fmt: skip
         if offer is not None:
             if move.spaces != (offer.space,):
                 return Refusal(f"the {offer.note} is in {offer.space}", offer.rule)
             return None if _accepted(state, checked_on) else special_refusal(coin, move)
         return _special_refusal(state, action, move, checked_on)
-    if isinstance(move, Command) and move.name == "rally" and any(
-        o.action == "rally" and o.faction == move.faction for o in action.offers
-    ) and move.free and move.limited and action.commands == 0:  # fmt: skip
+    if isinstance(move, Command) and offer is not None:  # 3.6.8's free Rally
         if _accepted(state, checked_on):
             return None
         return command_refusal(coin, move, options=state.rules.command_options)

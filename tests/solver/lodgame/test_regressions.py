@@ -144,3 +144,38 @@ def test_a_free_garrison_granted_in_the_cities_can_be_taken() -> None:
     state.cache.clear()
     refused = state.legal_moves().refusal(outside)
     assert refused is not None and refused.rule == "5.3"
+
+
+def test_a_free_rally_after_the_first_of_two_granted_battles_is_the_follow_up() -> None:
+    # 3.6.8 and 5.3: an Event grants the Patriots two free Battles in Norfolk; the
+    # first is won by the Rebellion, so the Patriots may free Rally in one space. The
+    # Rally was refused as the grant's Command ("the Command granted is battle") while
+    # the second Battle was still due, though it was listed (1775, seed 106, every
+    # Faction a Non-player, crashed there).
+    from legalis.model.lod.battle import FollowUp
+    from legalis.model.lod.commands import command_refusal
+
+    game = LodGame({"scenario": "1775"})
+    state = game.new_initial_state()
+    state.coin.set_card_list("brilliant_strokes", [])
+    state.card_number, state.on_deck, state.deck, state.stage = 33, 1, (2, 3), "roll"
+    state.play(Roll(5))
+    offer = FollowUp("patriots", "rally", "", "3.6.8", "free Rally in one space")
+    state.stage = "action"
+    state.action = Action("patriots", "grant", commands=1, specials=0, free=True, paired=False,
+                          names=("battle",), spaces=("Norfolk",), offers=(offer,))  # fmt: skip
+    state.cache.clear()
+
+    def one_militia(space: str) -> Command:
+        placed = ((space, "militia", 1),)
+        return Command("patriots", "rally", (space,), placed, limited=True, free=True)
+
+    options = game.rules.command_options
+    legal = [s for s in state.coin.rules.spaces
+             if command_refusal(state.coin, one_militia(s), options=options) is None]  # fmt: skip
+    rally = one_militia(legal[0])
+    assert state.legal_moves().refusal(rally) is None
+    space = rally.spaces[0]
+    before = state.coin.pieces(space, "militia")
+    state.play(rally)
+    assert state.coin.pieces(space, "militia") == before + 1
