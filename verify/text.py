@@ -797,7 +797,7 @@ class _Compiler(PhraseCompiler):
                                  groups[index])  # fmt: skip
             table["pieces"] = same
             nxt = next(t for t in tables[index + 1 :] if "pieces" in t)
-            if table["count"].get("up_to"):  # "up to 2 NVA and 2 VC Guerrillas"
+            if table["count"].get("up_to"):  # "up to 3 NVA and 1 VC Guerrillas"
                 nxt["count"] = {**nxt["count"], "up_to": True}
             nxt["pieces"] = [
                 p for p in nxt["pieces"] if self.lex.piece_kind[p][0] not in (faction,)
@@ -1063,7 +1063,7 @@ class _Compiler(PhraseCompiler):
         return [table]
 
     def op_go_box(self, node: Tree[Token], chooser: str | None) -> list[Table]:
-        """ "All US Base Casualties go out of play", "All Irregulars in Casualties go
+        """ "All US Troop Casualties go out of play", "All Irregulars in Casualties go
         Available"."""
         table, rest = self._verbless(node)
         if len(rest) > 1:
@@ -1252,7 +1252,7 @@ class _Compiler(PhraseCompiler):
         return [effect]
 
     def op_improve_min(self, node: Tree[Token], chooser: str | None) -> list[Table]:
-        """ "Improve the Trail by 2 boxes and to a minimum of 4"."""
+        """ "Improve the Trail by 1 box and to a minimum of 3"."""
         track = self._track(tokens(node, "TRACK")[0])
         by, floor = (number(token) for token in tokens(node, "NUM"))
         return [
@@ -1302,7 +1302,7 @@ class _Compiler(PhraseCompiler):
                  "value": number(tokens(node, "NUM")[0])}]  # fmt: skip
 
     def op_track_cut(self, node: Tree[Token], chooser: str | None) -> list[Table]:
-        """ "Cut Patriot and French Resources each to half their total": each track set
+        """ "Cut Indian and British Resources each to half their total": each track set
         to its share, rounded down unless the text says up."""
         share = _FRACTIONS[norm(str(tokens(node, "CUT_SHARE")[0])).lower()]
         rounding = next(node.find_data("rounding"), None)
@@ -1521,7 +1521,7 @@ class _Compiler(PhraseCompiler):
     # ------------------------------------------------------------ procedures, cards
 
     def op_piece_move(self, node: Tree[Token], chooser: str | None) -> list[Table]:
-        """ "NVA Guerrillas in Binh Dinh may move 3 spaces": any of them, that far."""
+        """ "VC Guerrillas in Kontum may move 2 spaces": any of them, that far."""
         parts = subtrees(node)
         table: Table = {"op": "move", **self._piece_fields(parts[0]),
                         "count": {"all": True, "up_to": True}}  # fmt: skip
