@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from legalis.model.coin.mapdata import load_map
 from legalis.model.core.randomness import LoggedRandom
 from legalis.model.lod.command_base import Command
 from legalis.model.lod.commands import command_view
@@ -13,7 +14,7 @@ from legalis.solver.lodgame.dice import StreamDice
 from legalis.solver.lodgame.game import LodGame
 from legalis.solver.lodgame.moves import Done, Pass, Roll
 from legalis.solver.lodgame.seats import NonplayerSeat
-from legalis.solver.lodgame.state import Action
+from legalis.solver.lodgame.state import Action, LodState
 from legalis.solver.lodgame.views import action_has_moves
 from legalis.solver.players import Player, RandomPlayer
 
@@ -119,21 +120,25 @@ def test_naval_pressure_after_howe_lowers_the_fni_is_carried_out() -> None:
         assert after.track("fni") == 0
 
 
+def in_grant(scenario: str, action: Action) -> LodState:
+    """``scenario``'s set-up with card 33 played and ``action``, an Event's grant, under way."""
+    state = LodGame({"scenario": scenario}).new_initial_state()
+    state.coin.set_card_list("brilliant_strokes", [])
+    state.card_number, state.on_deck, state.deck, state.stage = 33, 1, (2, 3), "roll"
+    state.play(Roll(5))
+    state.stage, state.action = "action", action
+    state.cache.clear()
+    return state
+
+
 def test_a_free_garrison_granted_in_the_cities_can_be_taken() -> None:
     # 5.3 and 3.2.2: a Garrison selects no space of its own (its moves name the Cities
     # its Regulars go to), so an Event's free Garrison in the Cities was never listed,
     # and its refusal named the Leader (1.10). Its Regulars' destinations are the
     # spaces a grant narrows.
-    game = LodGame({"scenario": "1776"})
-    state = game.new_initial_state()
-    state.coin.set_card_list("brilliant_strokes", [])
-    state.card_number, state.on_deck, state.deck, state.stage = 33, 1, (2, 3), "roll"
-    state.play(Roll(5))
-    cities = tuple(sorted(state.coin.rules.map.of_type("City")))
-    state.stage = "action"
-    state.action = Action("british", "grant", commands=1, specials=0, free=True, paired=False,
-                          names=("garrison",), spaces=cities)  # fmt: skip
-    state.cache.clear()
+    cities = tuple(sorted(load_map("lod").of_type("City")))
+    state = in_grant("1776", Action("british", "grant", commands=1, specials=0, free=True,
+                                    paired=False, names=("garrison",), spaces=cities))  # fmt: skip
     first = state.legal_moves().random(LoggedRandom(0))  # bounded: drawn, not listed
     assert isinstance(first, Command) and first.name == "garrison" and first.moves
     assert {city for _, city, _, _ in first.moves} <= set(cities)
@@ -155,22 +160,16 @@ def test_a_free_rally_after_the_first_of_two_granted_battles_is_the_follow_up() 
     from legalis.model.lod.battle import FollowUp
     from legalis.model.lod.commands import command_refusal
 
-    game = LodGame({"scenario": "1775"})
-    state = game.new_initial_state()
-    state.coin.set_card_list("brilliant_strokes", [])
-    state.card_number, state.on_deck, state.deck, state.stage = 33, 1, (2, 3), "roll"
-    state.play(Roll(5))
     offer = FollowUp("patriots", "rally", "", "3.6.8", "free Rally in one space")
-    state.stage = "action"
-    state.action = Action("patriots", "grant", commands=1, specials=0, free=True, paired=False,
-                          names=("battle",), spaces=("Norfolk",), offers=(offer,))  # fmt: skip
-    state.cache.clear()
+    state = in_grant("1775", Action("patriots", "grant", commands=1, specials=0, free=True,
+                                    paired=False, names=("battle",), spaces=("Norfolk",),
+                                    offers=(offer,)))  # fmt: skip
 
     def one_militia(space: str) -> Command:
         placed = ((space, "militia", 1),)
         return Command("patriots", "rally", (space,), placed, limited=True, free=True)
 
-    options = game.rules.command_options
+    options = state.rules.command_options
     legal = [s for s in state.coin.rules.spaces
              if command_refusal(state.coin, one_militia(s), options=options) is None]  # fmt: skip
     rally = one_militia(legal[0])
