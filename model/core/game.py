@@ -7,9 +7,35 @@ True
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from legalis.model.core.views import MoveView, RandomSource
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One rule option a game reads: its name, the values it takes (``None``: a count
+    or a file name), its default, the rule it reads and a line for people.
+
+    >>> OptionSpec("scenario", ("1775", "1776"), "1776", "2.1", "the set-up").to_json()["allowed"]
+    ['1775', '1776']
+    """
+
+    name: str
+    allowed: tuple[Any, ...] | None
+    default: Any
+    rule: str
+    help: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "allowed": None if self.allowed is None else list(self.allowed),
+            "default": self.default,
+            "rule": self.rule,
+            "help": self.help,
+        }
 
 
 @runtime_checkable
@@ -46,6 +72,8 @@ class Game(Protocol):
 
     name: str
     title: str
+    seat_kinds: tuple[str, ...]  # who may take a seat: "human", "random", "greedy", ...
+    options: Any  # the rule options in force; ``options.to_json()`` names them
 
     @property
     def players(self) -> tuple[str, ...]: ...
@@ -73,3 +101,7 @@ class Game(Protocol):
     def describe_item(self, item: object) -> str: ...
 
     def render(self, state: Any, viewer: str | None = None) -> list[str]: ...
+
+    def schemas(self) -> dict[str, dict[str, Any]]:
+        """JSON Schemas (Draft 2020-12) of the game's documents: ``state`` and ``move``."""
+        ...
