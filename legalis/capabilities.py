@@ -1,0 +1,155 @@
+"""What a game offers beside play: verifying its data and rules, edge-case fixtures,
+and a picture of a state.
+
+The command line and the HTTP API ask for a capability by game name and get a
+function, or an :class:`~legalis.model.errors.InputError` naming the games that
+have it, so neither holds a branch per game. Every verifier takes the same
+arguments and returns a report with ``ok``, ``findings`` and ``to_json()``.
+
+>>> with_capability("fixtures")
+['fitl', 'lod']
+>>> verifier("chess")
+Traceback (most recent call last):
+legalis.model.errors.InputError: game: no verify for 'chess' (allowed: eupop, fitl, lod, sevenyears)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from legalis.model.errors import InputError, clip
+
+__all__ = ["VerifyInput", "drawer", "fixture_maker", "verifier", "with_capability"]
+
+
+@dataclass(frozen=True)
+class VerifyInput:
+    """What a verification reads: the game's data to check (a COIN deck, the Seven
+    Years War card list, an EU:PoP Event catalogue) as a parsed document or None for
+    the bundled one, where it came from (for error messages), the rule options, an
+    optional rule-numbers document (the Seven Years War), ``strict`` (COIN: text
+    legalis does not read is an error) and a callback per card checked."""
+
+    data: Mapping[str, Any] | None = None
+    source: str | None = None
+    options: Mapping[str, Any] | None = None
+    rules: Mapping[str, Any] | None = None
+    strict: bool = False
+    on_card: Callable[[int], None] | None = None
+
+    def refuse(self, game: str, *names: str) -> None:
+        """Refuse the inputs ``names`` that ``game``'s verification does not read."""
+        given = {"options": bool(self.options), "rules": self.rules is not None,
+                 "strict": self.strict}  # fmt: skip
+        for name in names:
+            if given[name]:
+                raise InputError(f"{game} verification does not read {name}", path=name)
+
+
+def _verify_coin(game: str, given: VerifyInput) -> Any:
+    from legalis.model.coin.deck import deck_from_toml, of_game
+    from legalis.verify.coin import verify_coin
+
+    given.refuse(game, "options", "rules")
+    deck = None
+    if given.data is not None:
+        deck = of_game(deck_from_toml(given.data, source=given.source), game, "deck.game")
+    return verify_coin(game, deck, on_card=given.on_card, strict=given.strict)
+
+
+def _verify_sevenyears(given: VerifyInput) -> Any:
+    from legalis.model.sevenyears.options import SevenYearsOptions
+    from legalis.verify.sevenyears import verify_sevenyears
+
+    given.refuse("sevenyears", "strict")
+    options = SevenYearsOptions.from_json(dict(given.options) if given.options else None)
+    return verify_sevenyears(raw_cards=given.data, raw_game=given.rules, options=options)
+
+
+def _verify_eupop(given: VerifyInput) -> Any:
+    from legalis.model.eupop.events import catalogue_from_data, load_catalogue
+    from legalis.verify.eupop import verify_eupop
+
+    given.refuse("eupop", "options", "rules", "strict")
+    catalogue = (
+        load_catalogue()
+        if given.data is None
+        else catalogue_from_data(given.data, source=given.source)
+    )
+    return verify_eupop(catalogue)
+
+
+_VERIFIERS: dict[str, Callable[[VerifyInput], Any]] = {
+    "eupop": _verify_eupop,
+    "fitl": lambda given: _verify_coin("fitl", given),
+    "lod": lambda given: _verify_coin("lod", given),
+    "sevenyears": _verify_sevenyears,
+}
+
+
+def _fixtures(game: str) -> Callable[..., Any]:
+    def make(out_dir: Path | None, *, per_rule: int, seed: int) -> dict[str, Any]:
+        """The fixtures as one document; written to ``out_dir`` when it is given."""
+        from legalis.verify.fixtures import build_fixtures, generate_fixtures
+
+        if out_dir is not None:
+            body: dict[str, Any] = generate_fixtures(game, out_dir, per_rule=per_rule,
+                                                     seed=seed).to_json()  # fmt: skip
+            return body
+        manifest, built = build_fixtures(game, per_rule=per_rule, seed=seed)
+        return {"manifest": manifest.to_json(), "fixtures": built}
+
+    return make
+
+
+_FIXTURES = {"fitl": _fixtures("fitl"), "lod": _fixtures("lod")}
+
+
+def _draw_eupop(state: Any, spread: str = "religion") -> tuple[str, dict[str, Any]]:
+    from legalis.eupop_draw import draw_spread
+
+    return draw_spread(getattr(state, "board", state), spread)
+
+
+_DRAWERS: dict[str, Callable[..., tuple[str, dict[str, Any]]]] = {"eupop": _draw_eupop}
+_TABLES: dict[str, dict[str, Any]] = {
+    "verify": _VERIFIERS,
+    "fixtures": _FIXTURES,
+    "draw": _DRAWERS,
+}
+
+
+def with_capability(capability: str) -> list[str]:
+    """The games that offer ``capability`` (verify, fixtures, draw)."""
+    return sorted(_TABLES[capability])
+
+
+def _lookup(capability: str, game: str) -> Any:
+    table = _TABLES[capability]
+    if game not in table:
+        raise InputError(f"no {capability} for {clip(game)!r}", path="game",
+                         allowed=sorted(table))  # fmt: skip
+    return table[game]
+
+
+def verifier(game: str) -> Callable[[VerifyInput], Any]:
+    """The function that verifies ``game``'s data and rules."""
+    function: Callable[[VerifyInput], Any] = _lookup("verify", game)
+    return function
+
+
+def fixture_maker(game: str) -> Callable[..., dict[str, Any]]:
+    """The function that builds ``game``'s edge-case fixtures:
+    ``make(out_dir or None, per_rule=, seed=)``."""
+    function: Callable[..., dict[str, Any]] = _lookup("fixtures", game)
+    return function
+
+
+def drawer(game: str) -> Callable[..., tuple[str, dict[str, Any]]]:
+    """The function that draws a state of ``game`` as SVG: ``draw(state, **how)``
+    gives the drawing and a summary of what it shows."""
+    function: Callable[..., tuple[str, dict[str, Any]]] = _lookup("draw", game)
+    return function
