@@ -156,14 +156,20 @@ def _first_decision(game: Any, seed: int, phase: str | None = None) -> Any:
 
 
 def _load_state(
-    name: str, state_path: Path | None, seed: int, option: list[str] | None, **named: Any
+    name: str,
+    state_path: Path | None,
+    seed: int,
+    option: list[str] | None,
+    seat: list[str] | None = None,
+    **named: Any,
 ) -> tuple[Any, Any]:
     """The game and the state of the file (with the options it carries), or of a new
-    seeded game with the ``--option`` pairs and shorthands."""
+    seeded game with the ``--option`` pairs, the shorthands and the seats (as ``new``)."""
     if state_path is None:
-        game = _game(name, option, **named)
+        game, _ = _seated(name, option, seat, None, **named)
         return game, _first_decision(game, seed)
-    for flag, value in (("--option", option), *((f"--{k}", v) for k, v in named.items())):
+    for flag, value in (("--option", option), ("--seat", seat),
+                        *((f"--{k}", v) for k, v in named.items())):  # fmt: skip
         if value:
             raise InputError(f"{flag} applies to new states; a state file carries its options",
                              path=flag)  # fmt: skip
@@ -264,6 +270,7 @@ def moves_command(
     ] = None,
     offset: Annotated[int, typer.Option(help="Index of the first move listed.", min=0)] = 0,
     limit: Annotated[int, typer.Option(help="List at most this many moves.", min=0)] = 100,
+    seat: SeatList = None,
     scenario: ScenarioOpt = None,
     deck: DeckOpt = None,
     option: OptionList = None,
@@ -272,7 +279,8 @@ def moves_command(
 ) -> None:
     """The legal moves at a state: a page of them, their count, or yes/no with the
     reason and the rule (--check MOVE; exit 1 if it is illegal)."""
-    game, state = _load_state(game_name, state_path, seed, option, scenario=scenario, deck=deck)
+    game, state = _load_state(game_name, state_path, seed, option, seat, scenario=scenario,
+                              deck=deck)  # fmt: skip
     show_moves(
         state.legal_moves(),
         f"{state.to_move} ({game.render(state)[0]})",
@@ -732,6 +740,7 @@ def bot_command(
             "one), greedy or random. Default: nonplayer where there is one, else greedy.",
         ),
     ] = None,
+    seat: SeatList = None,
     scenario: ScenarioOpt = None,
     deck: DeckOpt = None,
     option: OptionList = None,
@@ -748,7 +757,8 @@ def bot_command(
     chance decision), and the state after it."""
     if output is not None:
         check_writable(output, "--out")
-    game, state = _load_state(game_name, state_path, seed, option, scenario=scenario, deck=deck)
+    game, state = _load_state(game_name, state_path, seed, option, seat, scenario=scenario,
+                              deck=deck)  # fmt: skip
     if state.is_over:
         raise InputError("the game is over: no one is to move", path="--state")
     by, rng = state.to_move, LoggedRandom(seed)
