@@ -4,6 +4,10 @@
 ['lod', 'sevenyears']
 >>> load_game("sevenyears", {"reshuffle": "any_draw"}).options.reshuffle
 'any_draw'
+>>> game_entry("lod").option_names[:3]
+('scenario', 'nonplayers', 'deck')
+>>> game_entry("sevenyears").option_specs[0].rule
+'TURMOIL PHASE'
 """
 
 from __future__ import annotations
@@ -12,21 +16,30 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from legalis.model.core.game import Game
+from legalis.model.core.game import Game, OptionSpec
 from legalis.model.errors import InputError
 
 
 @dataclass(frozen=True)
 class GameEntry:
+    """A registered game: its name, its title, how to make it with rule options,
+    and ``specs``, the function giving its options' :class:`OptionSpec`\\ s."""
+
     name: str
     title: str
     make: Callable[[Mapping[str, Any] | None], Game]
-    names: Callable[[], tuple[str, ...]]
+    specs: Callable[[], tuple[OptionSpec, ...]]
+
+    @property
+    def option_specs(self) -> tuple[OptionSpec, ...]:
+        """The rule options the game reads, each with its values, default and rule
+        (found when asked: a model loads lazily)."""
+        return self.specs()
 
     @property
     def option_names(self) -> tuple[str, ...]:
-        """The rule options the game reads (found when asked: a model loads lazily)."""
-        return self.names()
+        """The names of the rule options the game reads."""
+        return tuple(spec.name for spec in self.specs())
 
 
 # Each game's model is imported when that game is first asked for: a process that
@@ -40,10 +53,10 @@ def _sevenyears(options: Mapping[str, Any] | None) -> Game:
     return SevenYearsGame(SevenYearsOptions.from_json(dict(options) if options else None))
 
 
-def _sevenyears_options() -> tuple[str, ...]:
-    from legalis.model.sevenyears.options import SevenYearsOptions
+def _sevenyears_specs() -> tuple[OptionSpec, ...]:
+    from legalis.model.sevenyears.options import option_specs
 
-    return tuple(SevenYearsOptions().to_json())
+    return option_specs()
 
 
 def _lod(options: Mapping[str, Any] | None) -> Game:
@@ -52,15 +65,15 @@ def _lod(options: Mapping[str, Any] | None) -> Game:
     return LodGame(options)
 
 
-def _lod_options() -> tuple[str, ...]:
-    from legalis.solver.lodgame.rules import LodOptions
+def _lod_specs() -> tuple[OptionSpec, ...]:
+    from legalis.solver.lodgame.rules import option_specs
 
-    return tuple(LodOptions.names())
+    return option_specs()
 
 
 _REGISTRY: dict[str, GameEntry] = {
-    "lod": GameEntry("lod", "Liberty or Death", _lod, _lod_options),
-    "sevenyears": GameEntry("sevenyears", "The Seven Years War", _sevenyears, _sevenyears_options),
+    "lod": GameEntry("lod", "Liberty or Death", _lod, _lod_specs),
+    "sevenyears": GameEntry("sevenyears", "The Seven Years War", _sevenyears, _sevenyears_specs),
 }
 
 
@@ -70,6 +83,13 @@ def games() -> list[str]:
 
 
 def game_entry(name: str) -> GameEntry:
+    """The registry's entry of game ``name``; an unknown name is an
+    :class:`InputError` listing the games.
+
+    >>> game_entry("chess")
+    Traceback (most recent call last):
+    legalis.model.errors.InputError: game: unknown game 'chess' (allowed: lod, sevenyears)
+    """
     if name not in _REGISTRY:
         raise InputError(f"unknown game {name!r}", path="game", allowed=games())
     return _REGISTRY[name]

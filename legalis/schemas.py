@@ -8,8 +8,8 @@ and the tests check that the committed files are the ones the code makes.
 >>> found = schemas()
 >>> sorted(found)  # doctest: +NORMALIZE_WHITESPACE
 ['coin-deck', 'coin-deck-report', 'coin-event-move', 'eupop-state', 'finding',
- 'fitl-state', 'fixture', 'fixture-manifest', 'lod-state', 'sequence-fixture',
- 'sevenyears-move', 'sevenyears-state']
+ 'fitl-state', 'fixture', 'fixture-manifest', 'lod-game-state', 'lod-move', 'lod-state',
+ 'sequence-fixture', 'sevenyears-game-state', 'sevenyears-move']
 >>> found["lod-state"]["$schema"], found["lod-state"]["title"]
 ('https://json-schema.org/draft/2020-12/schema', 'Liberty or Death state')
 """
@@ -26,9 +26,9 @@ from typing import Any
 from legalis.model.coin.deck import deck_json_schema
 from legalis.model.coin.gamedata import GAME_PACKAGES, load_game_data
 from legalis.model.coin.schema import state_document_model
+from legalis.model.core.documents import SCHEMA_DIALECT
 from legalis.model.eupop.state import EuState
-from legalis.model.sevenyears.schema import move_document_model
-from legalis.model.sevenyears.schema import state_document_model as sevenyears_state_model
+from legalis.registry import game_entry, games, load_game
 from legalis.solver.event_documents import EventMoveDocument
 from legalis.verify.coin import CoinReportDocument
 from legalis.verify.findings import FindingDocument
@@ -37,11 +37,17 @@ from legalis.verify.sequence_fixtures import SEQUENCE_SCHEMA
 
 __all__ = ["DIALECT", "SUFFIX", "main", "schema_text", "schemas", "write_schemas"]
 
-DIALECT = "https://json-schema.org/draft/2020-12/schema"
+DIALECT = SCHEMA_DIALECT
 SUFFIX = ".schema.json"
 DEFAULT_FOLDER = "docs/schemas"
 
 _Source = tuple[Callable[[], dict[str, Any]], str, str]
+
+
+def _game_schema(name: str, document: str) -> dict[str, Any]:
+    """The schema of a registered game's ``state`` or ``move`` document."""
+    schema: dict[str, Any] = load_game(name).schemas()[document]
+    return schema
 
 
 def _coin_state_schema(game: str) -> dict[str, Any]:
@@ -50,21 +56,23 @@ def _coin_state_schema(game: str) -> dict[str, Any]:
 
 def _sources() -> dict[str, _Source]:
     """Each schema's name: how to make it, its title and its description."""
-    found: dict[str, _Source] = {
-        "sevenyears-state": (
-            lambda: sevenyears_state_model().model_json_schema(),
-            "The Seven Years War state",
-            "A state of The Seven Years War, as SevenYearsState.to_json writes it and "
-            "state_from_json reads it: the state files of the command line "
-            "(legalis new, moves, apply) and the `state` of the HTTP API.",
-        ),
-        "sevenyears-move": (
-            lambda: move_document_model().model_json_schema(),
-            "The Seven Years War move",
-            "A move of The Seven Years War, a player's decision or a chance outcome, as "
-            "move_to_json writes it and move_from_json reads it; `type` says which.",
-        ),
-    }
+    found: dict[str, _Source] = {}
+    for name in games():
+        title = game_entry(name).title
+        found[f"{name}-game-state"] = (
+            functools.partial(_game_schema, name, "state"),
+            f"{title} game state",
+            f"A game state of {title}, all that play needs to go on, as a state's to_json "
+            "writes it and the game's state_from_json reads it: the state files of the "
+            "command line and the `state` of the HTTP API. It names the game and the rule "
+            "options in force.",
+        )
+        found[f"{name}-move"] = (
+            functools.partial(_game_schema, name, "move"),
+            f"{title} move",
+            f"A move of {title}, a player's decision or a chance outcome, as the game's "
+            "move_to_json writes it and move_from_json reads it; `type` says which kind.",
+        )
     for game in GAME_PACKAGES:
         title = load_game_data(game).name
         found[f"{game}-state"] = (
@@ -141,9 +149,9 @@ def schemas() -> dict[str, dict[str, Any]]:
     """Every published JSON Schema by file name stem, each with its dialect
     (``$schema``), a title and a description.
 
-    >>> sevenyears = schemas()["sevenyears-state"]
+    >>> sevenyears = schemas()["sevenyears-game-state"]
     >>> sevenyears["title"], "$id" in sevenyears
-    ('The Seven Years War state', False)
+    ('The Seven Years War game state', False)
     """
     out: dict[str, dict[str, Any]] = {}
     for name, (make, title, description) in _sources().items():

@@ -47,7 +47,6 @@ class GreedyPlayer:
         return self.game.greedy_move(state, rng)
 
 
-AUTOMATIC_PLAYERS = ("random", "greedy")
 NONPLAYER = "nonplayer"  # a seat the game's own rules play (LoD section 8)
 
 
@@ -58,7 +57,7 @@ def seat_kinds(game: Game) -> tuple[str, ...]:
     >>> seat_kinds(SevenYearsGame())
     ('random', 'greedy', 'human')
     """
-    return tuple(getattr(game, "seat_kinds", (*AUTOMATIC_PLAYERS, "human")))
+    return tuple(game.seat_kinds)
 
 
 def automatic_player(kind: str, game: Game, seat: str | None = None) -> Player:

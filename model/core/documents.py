@@ -19,6 +19,7 @@ from legalis.model.errors import InputError
 __all__ = [
     "MAX_DOCUMENT_BYTES",
     "MAX_NESTING",
+    "SCHEMA_DIALECT",
     "drop_default",
     "package_folder",
     "parse_json",
@@ -29,6 +30,9 @@ __all__ = [
 
 MAX_DOCUMENT_BYTES = 8 * 1024 * 1024
 """The largest document file read: hundreds of times the largest bundled one."""
+
+SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+"""The JSON Schema dialect of every schema legalis publishes (``$schema``)."""
 
 MAX_NESTING = 64
 """The deepest nesting of arrays and objects (tables) in a document; the bundled

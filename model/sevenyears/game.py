@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from legalis.model.core.documents import SCHEMA_DIALECT
 from legalis.model.core.views import RandomSource
 from legalis.model.sevenyears.data import PLAYERS, SevenYearsData, area_key, load_data
 from legalis.model.sevenyears.heuristics import greedy_move
@@ -35,6 +36,7 @@ class SevenYearsGame:
     name = "sevenyears"
     title = "The Seven Years War"
     players = PLAYERS
+    seat_kinds: tuple[str, ...] = ("random", "greedy", "human")
 
     def __init__(
         self, options: SevenYearsOptions | None = None, data: SevenYearsData | None = None
@@ -74,6 +76,26 @@ class SevenYearsGame:
             Pass: "Pass",
             DifficultyDiscard: "Difficulty: discard a card",
         }[type(move)]
+
+    def schemas(self) -> dict[str, dict[str, Any]]:
+        """JSON Schemas of a state document and of a move document, for this game's
+        cards (:mod:`legalis.model.sevenyears.schema`).
+
+        >>> found = SevenYearsGame().schemas()
+        >>> found["state"]["title"], sorted(found["move"]["discriminator"]["mapping"])[-1]
+        ('SevenYearsState', 'shuffle')
+        """
+        # pydantic builds the schemas; play never needs it, so it loads only here
+        from legalis.model.sevenyears.schema import move_document_model, state_document_model
+
+        documents = {
+            "state": state_document_model(self.data),
+            "move": move_document_model(self.data),
+        }
+        return {
+            kind: {"$schema": SCHEMA_DIALECT, **model.model_json_schema()}
+            for kind, model in documents.items()
+        }
 
     def greedy_move(self, state: SevenYearsState, rng: RandomSource) -> Any:
         return greedy_move(state, rng)

@@ -7,6 +7,8 @@ Each option's question and the reason for its default are in
 'pass_is_final'
 >>> SevenYearsOptions.from_json({"difficulty_chooser": "owner"}).difficulty_chooser
 'owner'
+>>> [spec.rule for spec in option_specs() if spec.name == "reshuffle"]
+['PLAN PHASE']
 """
 
 from __future__ import annotations
@@ -14,7 +16,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
+from legalis.model.core.game import OptionSpec
 from legalis.model.errors import InputError
+
+__all__ = ["CHOICES", "FLAGS", "SevenYearsOptions", "option_specs"]
 
 CHOICES: dict[str, tuple[str, ...]] = {
     "turmoil_end": ("pass_is_final", "two_passes_in_a_row"),
@@ -69,7 +74,7 @@ class SevenYearsOptions:
                 raise InputError(
                     f"bad value {getattr(self, name)!r}",
                     path=f"options.{name}",
-                    allowed=[True, False],
+                    allowed=["true", "false"],  # as JSON writes them
                 )
 
     def to_json(self) -> dict[str, Any]:
@@ -87,3 +92,66 @@ class SevenYearsOptions:
             if key not in names:
                 raise InputError(f"unknown option {key!r}", path=f"{path}.{key}", allowed=names)
         return cls(**raw)
+
+
+# The seed has no paragraph numbers: each option names the headings of the seed it
+# reads, and says in a line what it settles (docs/rules-questions.md has the why).
+_ABOUT: dict[str, tuple[str, str]] = {
+    "turmoil_end": (
+        "TURMOIL PHASE",
+        "whether a pass ends a player's part in the phase, or only two passes in a row end it",
+    ),
+    "conflict_end": (
+        "CONFLICT PHASE",
+        "whether a pass ends a player's part in the phase, or only two passes in a row end it",
+    ),
+    "difficulty_chooser": (
+        "DIFFICULTY PHASE; CARD LIST NOTATION: *",
+        "who picks the card a * card makes the opponent discard: its owner or the attacker",
+    ),
+    "difficulty_timing": (
+        "DIFFICULTY PHASE",
+        "whether all * cards act together, or in the order laid (one discarded first does not)",
+    ),
+    "tied_medals_status": (
+        "AFTERMATH PHASE; CARD LIST NOTATION: L, V",
+        "with medals tied, whether nobody or both count as Winning and Losing",
+    ),
+    "reshuffle": (
+        "PLAN PHASE",
+        "whether only the Plan phase's draws, or any draw, turn the discard into a new deck",
+    ),
+    "first_to_draw": (
+        "PLAN PHASE; EXECUTE PHASE",
+        "which player draws and executes first from the shared deck",
+    ),
+    "effect_cards_in_conflict": (
+        "CONFLICT PHASE; CARD LIST NOTATION: X, Z",
+        "whether X and Z cards may be laid on the grid with a Force of 0",
+    ),
+    "europe_win_ends_game": (
+        "VICTORY",
+        "whether winning the European Campaign ends the game at once or at its end",
+    ),
+}
+
+
+def option_specs() -> tuple[OptionSpec, ...]:
+    """Every rule option of The Seven Years War: its values (from :data:`CHOICES`
+    and :data:`FLAGS`), its default (:class:`SevenYearsOptions`'), the seed's
+    headings it reads and a line for people.
+
+    >>> specs = {spec.name: spec for spec in option_specs()}
+    >>> specs["first_to_draw"].allowed, specs["first_to_draw"].default
+    (('british', 'french'), 'british')
+    >>> specs["europe_win_ends_game"].allowed
+    (True, False)
+    """
+    defaults = SevenYearsOptions()
+    values = {**CHOICES, **dict.fromkeys(FLAGS, (True, False))}
+    return tuple(
+        OptionSpec(
+            field.name, values[field.name], getattr(defaults, field.name), *_ABOUT[field.name]
+        )
+        for field in fields(SevenYearsOptions)
+    )

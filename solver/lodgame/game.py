@@ -50,7 +50,7 @@ class LodGame:
     name = "lod"
     title = "Liberty or Death"
     players = FACTIONS
-    seat_kinds = SEAT_KINDS
+    seat_kinds: tuple[str, ...] = SEAT_KINDS
 
     def __init__(self, options: Mapping[str, Any] | LodOptions | None = None) -> None:
         self.options = options if isinstance(options, LodOptions) else LodOptions.from_json(options)
@@ -68,6 +68,18 @@ class LodGame:
 
     def move_to_json(self, move: Any) -> dict[str, Any]:
         return move_to_json(move)
+
+    def schemas(self) -> dict[str, dict[str, Any]]:
+        """JSON Schemas (Draft 2020-12) of a whole game's state and of a move.
+
+        >>> found = LodGame().schemas()
+        >>> found["state"]["properties"]["game"]["const"], found["move"]["title"]
+        ('lod', 'LodMove')
+        """
+        # pydantic builds the schemas; play never needs it, so it loads only here
+        from legalis.solver.lodgame.schema import lod_schemas
+
+        return lod_schemas()
 
     def nonplayer_seat(self, faction: str) -> NonplayerSeat:
         """The seat that plays ``faction`` by section 8."""

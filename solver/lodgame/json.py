@@ -63,7 +63,8 @@ def _winter_json(winter: Winter | None) -> dict[str, Any] | None:
 
 def _get(raw: dict[str, Any], name: str, kind: type | tuple[type, ...], path: str) -> Any:
     value = raw.get(name)
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if not isinstance(value, kind) or (isinstance(value, bool) and bool not in kinds):
         raise InputError(f"expected {_kind_name(kind)}, got {value!r}", path=f"{path}.{name}")
     return value
 

@@ -7,25 +7,30 @@ which Factions the Non-player rules play.
 >>> LodOptions.from_json({"scenario": "1999"})
 Traceback (most recent call last):
 legalis.model.errors.InputError: options.scenario: no scenario '1999' (allowed: 1775, 1776, 1778)
+>>> [spec.rule for spec in option_specs() if spec.name == "removal_pool"]
+['3.6.7']
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cached_property
+from itertools import combinations
 from typing import Any
 
 from legalis.model.coin.deck import Card, Deck, bundled_deck, of_game, read_deck
 from legalis.model.coin.effects import Roll as RollEffect
 from legalis.model.coin.effects import Side
 from legalis.model.coin.scenarios import Release, Scenario, scenario_info, scenario_names
+from legalis.model.core.game import OptionSpec
+from legalis.model.core.options import option_values, settable
 from legalis.model.core.records import walk
 from legalis.model.core.views import RandomSource
 from legalis.model.errors import InputError
 from legalis.solver.nonplayer.options import NonplayerOptions
 
-__all__ = ["FACTIONS", "LodOptions", "LodRules"]
+__all__ = ["FACTIONS", "LodOptions", "LodRules", "option_specs"]
 
 FACTIONS = ("british", "patriots", "french", "indians")
 PILE = 10  # 2.1 Deck Preparation: Event cards per pile
@@ -73,10 +78,148 @@ class LodOptions:
         return {"scenario": self.scenario, "nonplayers": list(self.nonplayers),
                 "deck": self.deck, **self.readings}  # fmt: skip
 
-    @staticmethod
-    def names() -> list[str]:
-        """Every option name."""
-        return ["scenario", "nonplayers", "deck", *NonplayerOptions.names()]
+
+# Each option's rule (the most specific paragraph its entry in
+# docs/rules-questions.md reads) and a line for people; the values and defaults
+# come from the option classes.
+_ABOUT: dict[str, tuple[str, str]] = {
+    "scenario": ("2.1", "the scenario to set up: its pieces and campaign years"),
+    "nonplayers": ("1.5", "the Factions the Non-player rules of section 8 play"),
+    "deck": ("2.1", "a deck TOML file to play with; none: the bundled sample deck"),
+    # Commands (CommandOptions)
+    "march_in_place": ("3.2.3", "a March destination may be selected with nothing moving in"),
+    "muster_tories_beside_new_regulars": (
+        "3.2.1",
+        "Regulars this Muster placed count for placing Tories beside them",
+    ),
+    "muster_idle_spaces": ("3.2.1", "a selected Muster space may receive nothing"),
+    "muster_colony_beside_open_city": (
+        "3.2.1",
+        "a Colony takes Regulars only next to a City that is not Blockaded",
+    ),
+    "rally_continentals_at_new_fort": (
+        "3.3.1",
+        "a Fort this Rally built lets its space turn Militia into Continentals",
+    ),
+    # Battle (BattleOptions)
+    "washington_double": (
+        "3.6.8",
+        "whether Washington doubles Win-the-Day shifts always or at the Patriots' choice",
+    ),
+    "removal_pool": (
+        "3.6.7",
+        "whether an attacker loses only the pieces of the Factions fighting or any of its side's",
+    ),
+    "elimination_scope": ("3.6.8", "which of a side's pieces must be gone for it to be eliminated"),
+    "regular_share": ("3.6.5", "which attacking cubes count for the half-Regulars modifier"),
+    "attacker_modifiers": (
+        "3.6.5",
+        "whose Underground pieces and Leaders give the attacker's modifiers",
+    ),
+    "common_cause_losses": (
+        "3.6.7",
+        "whether War Parties fighting as Tories are lost as Tories or after every cube",
+    ),
+    "event_modifier_scope": (
+        "5.1",
+        "whether an Event's modifiers of the next Battle apply in one space or the whole Command",
+    ),
+    "event_modifiers_last": (
+        "2.3.6",
+        "whether an Event's unused Battle modifiers wait for a Battle or lapse with the card",
+    ),
+    # sequence of play (SequenceOptions)
+    "treaty_half_rounding": (
+        "8.1",
+        "whether half of an odd CBC counts a half toward the Treaty of Alliance or rounds down",
+    ),
+    # British (BritishOptions)
+    "rebellion_city_needs_pieces": (
+        "8.4.1",
+        "a City must hold Rebellion pieces to rank first in Garrison and Naval Pressure",
+    ),
+    "skirmish_cubes": ("8.1.2", "which Rebellion cubes a British Skirmish removes"),
+    "battle_before_march": ("8.4.4", "Battle is tried before March when both sentences hold"),
+    "garrison_origins": ("8.4.1", "how the spaces sending Regulars to a Garrison are picked"),
+    # Patriots (PatriotOptions)
+    "battle_activation": (
+        "8.5.1",
+        "whether the Patriots Activate Underground Militia to win a Battle",
+    ),
+    "strike_most": ("8.5.1", "Partisans and Skirmish remove two pieces where they can"),
+    "persuade_when_spent": (
+        "8.5.2",
+        "when a Rally or Rabble-Rousing that spends the Resources stops for Persuasion",
+    ),
+    # French (FrenchOptions)
+    "battle_space": (
+        "8.6.6",
+        "which pieces make a space hold both sides for the French March and Battle",
+    ),
+    "agent_short_militia": ("8.6.2", "what Agent Mobilization places with one Militia Available"),
+    "patriots_join": ("8.6.6", "where the Patriots join a French Battle"),
+    "overflow_shifts": (
+        "8.6.6",
+        "the French place Win-the-Day shifts the Battle space cannot take",
+    ),
+    "muster_preparer": ("8.6.4", "which Préparer la Guerre follows a French Muster"),
+    # Indians (IndiansOptions)
+    "player_trade_offer": (
+        "8.4.6",
+        "the Resources a British player gives the Indians' Trade (0: they take 1)",
+    ),
+    "scout_anywhere": ("8.7.4", "a Scout with no priority destination goes anywhere, not March"),
+    "village_site_by_command": (
+        "8.7.3",
+        "a March keeps three War Parties where the Gather Command could place a Village",
+    ),
+    "war_path_when_broke": (
+        "8.7.1",
+        "War Path when the Indians have no Resources and cannot Trade",
+    ),
+    "scout_cubes": ("8.7.4", "which Regulars and Tories go with a Scout"),
+    # supply (SupplyChoiceOptions)
+    "shift_unneeded": ("8.4.7", "the British shift in every unpaid supply space that can shift"),
+    "village_site": ("6.2.1", "where a Non-player places the Indians' supply Village"),
+    # one-player victory (OnePlayerOptions)
+    "difficulty": ("8.8", "the One-Player Difficulty Option"),
+    "margin": ("8.8", "which victory margin ranks the Factions at a Victory Phase"),
+}
+
+
+def option_specs() -> tuple[OptionSpec, ...]:
+    """Every option a LoD game takes by name: ``scenario``, ``nonplayers`` (every
+    combination of Factions, in Faction order), ``deck`` (a file name: any value),
+    then each reading of :class:`NonplayerOptions`, its values and default read
+    from its option class (``None``: a count).
+
+    >>> specs = {spec.name: spec for spec in option_specs()}
+    >>> specs["scenario"].allowed, specs["scenario"].default
+    (('1775', '1776', '1778'), '1776')
+    >>> specs["skirmish_cubes"].allowed, specs["skirmish_cubes"].rule
+    (('least_first', 'alternate'), '8.1.2')
+    >>> len(specs["nonplayers"].allowed), specs["nonplayers"].default
+    (16, ())
+    """
+    defaults = LodOptions()
+    every_mix = tuple(
+        mix for size in range(len(FACTIONS) + 1) for mix in combinations(FACTIONS, size)
+    )
+    own = {"scenario": tuple(scenario_names("lod")), "nonplayers": every_mix, "deck": None}
+    specs = [
+        OptionSpec(name, allowed, getattr(defaults, name), *_ABOUT[name])
+        for name, allowed in own.items()
+    ]
+    groups = NonplayerOptions()
+    for group in fields(groups):
+        options = getattr(groups, group.name)
+        for name in settable(type(options)):
+            specs.append(
+                OptionSpec(
+                    name, option_values(type(options), name), getattr(options, name), *_ABOUT[name]
+                )
+            )
+    return tuple(specs)
 
 
 @dataclass(frozen=True, eq=False)

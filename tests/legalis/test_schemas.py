@@ -43,6 +43,7 @@ from legalis.verify.findings import FindingDocument
 from legalis.verify.sevenyears import verify_sevenyears
 from pydantic import ValidationError
 
+from legalis.registry import games, load_game
 from legalis.schemas import DIALECT, SUFFIX, main, schema_text, schemas
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,9 +51,9 @@ PUBLISHED = ROOT / "docs" / "schemas"
 FINDING_DECKS = ROOT / "tests" / "verify" / "decks"
 REGENERATE = "regenerate them with: python -m legalis.schemas docs/schemas"
 COIN_GAMES = ("lod", "fitl")
+GAME_DOCUMENTS = {f"{game}-{kind}" for game in games() for kind in ("game-state", "move")}
 EXPECTED = {
-    "sevenyears-state",
-    "sevenyears-move",
+    *GAME_DOCUMENTS,
     "lod-state",
     "fitl-state",
     "coin-event-move",
@@ -114,6 +115,22 @@ def test_the_committed_files_are_the_generated_ones(generated: dict[str, dict[st
 
 def test_the_names_are_the_published_ones(generated: dict[str, dict[str, Any]]) -> None:
     assert set(generated) == EXPECTED
+    assert {"sevenyears-game-state", "sevenyears-move", "lod-game-state", "lod-move"} <= EXPECTED
+
+
+@pytest.mark.parametrize("game", games())
+def test_each_game_publishes_its_own_state_and_move_schemas(
+    game: str, generated: dict[str, dict[str, Any]]
+) -> None:
+    own = load_game(game).schemas()
+    assert set(own) == {"state", "move"}
+    for kind, published in (("state", f"{game}-game-state"), ("move", f"{game}-move")):
+        jsonschema.Draft202012Validator.check_schema(own[kind])
+        assert own[kind]["$schema"] == DIALECT
+        # published as the game gives it, with a title and a description of its own
+        kept = {k: v for k, v in generated[published].items() if k not in ("title", "description")}
+        assert kept == {k: v for k, v in own[kind].items() if k not in ("title", "description")}
+        assert load_game(game).title in generated[published]["title"]
 
 
 def test_generation_is_deterministic(tmp_path: Path, generated: dict[str, dict[str, Any]]) -> None:
@@ -177,7 +194,7 @@ def test_seven_years_states_and_every_listed_move_validate(
 
     def observe(state: Any, by: str, move: Any) -> None:
         document = state.to_json()
-        check("sevenyears-state", document)
+        check("sevenyears-game-state", document)
         kinds.add(document["pending"]["kind"])
         if seen["states"] % 40 == 0:
             state_model.model_validate(document)
@@ -195,7 +212,7 @@ def test_seven_years_states_and_every_listed_move_validate(
     for seed in range(6):
         record = play_game(game, players, seed, record=False, observer=observe)
         final = record.final_state.to_json()
-        check("sevenyears-state", final)
+        check("sevenyears-game-state", final)
         state_model.model_validate(final)
     assert seen["states"] > 300 and seen["moves"] > 5000
     assert {"execute", "turmoil", "conflict", "shuffle", "coin"} <= kinds
@@ -437,11 +454,11 @@ def test_seven_years_states_the_engine_refuses_the_schema_refuses(
     generated: dict[str, dict[str, Any]],
 ) -> None:
     good = seven_years_state()
-    assert not refused(generated["sevenyears-state"], good)
+    assert not refused(generated["sevenyears-game-state"], good)
     bad = mutation(good)
     with pytest.raises(LegalisError):
         SevenYearsGame().state_from_json(bad)
-    assert refused(generated["sevenyears-state"], bad)
+    assert refused(generated["sevenyears-game-state"], bad)
     with pytest.raises(ValidationError):
         state_document_model().model_validate(bad)
 
