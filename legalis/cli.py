@@ -223,15 +223,18 @@ def games_command(as_json: JsonFlag = False) -> None:
     """List the registered games: their seats, the kinds of player and the rule options."""
     rows: list[dict[str, Any]] = []
     for name in games():
-        entry = game_entry(name)
-        rows.append({"name": name, "title": entry.title,
-                     "options": [spec.to_json() for spec in entry.option_specs()]})  # fmt: skip
+        entry, game = game_entry(name), load_game(name)
+        rows.append({"name": name, "title": entry.title, "players": list(game.players),
+                     "seat_kinds": list(seat_kinds(game)),
+                     "options": [spec.to_json() for spec in entry.option_specs]})  # fmt: skip
     if as_json:
         emit_json(rows)
         return
-    table = Table("game", "title", "rule options")
+    table = Table("game", "title", "seats", "players", "rule options")
     for row in rows:
-        table.add_row(row["name"], row["title"], ", ".join(o["name"] for o in row["options"]))
+        table.add_row(row["name"], row["title"], ", ".join(row["players"]),
+                      ", ".join(row["seat_kinds"]),
+                      ", ".join(o["name"] for o in row["options"]))  # fmt: skip
     out.print(table)
     out.print("each option's values, default and rule: legalis games --json")
 
