@@ -230,7 +230,7 @@ def games_command(as_json: JsonFlag = False) -> None:
     if as_json:
         emit_json(rows)
         return
-    table = Table("game", "title", "seats", "players", "rule options")
+    table = Table("game", "title", "seats", "kinds of player", "rule options")
     for row in rows:
         table.add_row(row["name"], row["title"], ", ".join(row["players"]),
                       ", ".join(row["seat_kinds"]),
