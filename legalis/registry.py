@@ -1,7 +1,7 @@
 """The registry of rule systems.
 
 >>> games()
-['lod', 'sevenyears']
+['eupop', 'lod', 'sevenyears']
 >>> load_game("sevenyears", {"reshuffle": "any_draw"}).options.reshuffle
 'any_draw'
 >>> game_entry("lod").option_names[:3]
@@ -71,7 +71,20 @@ def _lod_specs() -> tuple[OptionSpec, ...]:
     return option_specs()
 
 
+def _eupop(options: Mapping[str, Any] | None) -> Game:
+    from legalis.solver.eupopgame.game import EupopGame
+
+    return EupopGame(options)
+
+
+def _eupop_specs() -> tuple[OptionSpec, ...]:
+    from legalis.solver.eupopgame.game import option_specs
+
+    return option_specs()
+
+
 _REGISTRY: dict[str, GameEntry] = {
+    "eupop": GameEntry("eupop", "Europa Universalis: The Price of Power", _eupop, _eupop_specs),
     "lod": GameEntry("lod", "Liberty or Death", _lod, _lod_specs),
     "sevenyears": GameEntry("sevenyears", "The Seven Years War", _sevenyears, _sevenyears_specs),
 }

@@ -30,7 +30,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 def test_games_json_lists_the_registry(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "games", "--json")
     assert code == 0
-    assert [row["name"] for row in json.loads(out)] == ["lod", "sevenyears"]
+    assert [row["name"] for row in json.loads(out)] == ["eupop", "lod", "sevenyears"]
 
 
 def test_moves_count_matches_the_view_of_the_same_state(
@@ -277,7 +277,7 @@ def test_demo_shows_moves_a_game_a_simulation_and_proofs(
 ) -> None:
     code, out, _ = run(capsys, "demo", "--games", "20", "--json")
     body = json.loads(out)
-    assert code == 0 and body["games"] == ["lod", "sevenyears"]
+    assert code == 0 and body["games"] == ["eupop", "lod", "sevenyears"]
     assert body["legal_moves"]["count"] >= 2 and body["legal_moves"]["refused"]["rule"]
     assert sum(body["simulation"]["wins"].values()) == 20
     assert body["verify"]["findings"] == [] and body["game"]["result"] is not None
@@ -1147,9 +1147,9 @@ def test_check_errors_name_check(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     ("argv", "allowed"),
     [
-        (("moves", "--game", "chess"), "(allowed: lod, sevenyears, fitl, eupop)"),
-        (("moves",), "(allowed: lod, sevenyears, fitl, eupop)"),
-        (("apply", "chess", "--move", "{}"), "(allowed: lod, sevenyears, fitl)"),
+        (("moves", "--game", "chess"), "(allowed: eupop, lod, sevenyears, fitl)"),
+        (("moves",), "(allowed: eupop, lod, sevenyears, fitl)"),
+        (("apply", "chess", "--move", "{}"), "(allowed: eupop, lod, sevenyears, fitl)"),
         (("deck",), "(allowed: eupop)"),
         (("bot",), "(allowed: lod)"),
         (("fixtures", "sevenyears"), "(allowed: lod, fitl)"),

@@ -599,7 +599,7 @@ HANDCRAFTED: list[tuple[tuple[str, ...], int | set[int]]] = [
     (("play", "sevenyears", "--british", "human"), 2),  # stdin ends at once
     (("simulate", "sevenyears", "--games", "0"), 2),
     (("simulate", "sevenyears", "--games", "-5"), 2),
-    (("simulate", "eupop", "--games", "1"), 2),
+    (("simulate", "fitl", "--games", "1"), 2),
     (("replay", "@folder"), 2),
     (("replay", "@state"), 2),
     (("replay", "@binary"), 2),
@@ -714,7 +714,7 @@ def test_a_state_of_another_game_is_named_as_such(
         ({"options": 5}, "line 1: options: expected an object, got 5"),
         ({"options": None}, "line 1: options: expected an object, got None"),
         ({"game": ["sevenyears"]}, "line 1: game: expected a game name, got ['sevenyears']"),
-        ({"game": "chess"}, "line 1: game: unknown game 'chess' (allowed: lod, sevenyears)"),
+        ({"game": "chess"}, "line 1: game: unknown game 'chess' (allowed: eupop, lod, sevenyears)"),
         (
             {"options": {"reshuffle": "never"}},
             "line 1: options.reshuffle: bad value 'never' (allowed: plan_only, any_draw)",

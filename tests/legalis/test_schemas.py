@@ -64,6 +64,7 @@ EXPECTED = {
     "sequence-fixture",
     "coin-deck-report",
     "eupop-state",
+    "eupop-move",
 }
 
 
