@@ -26,9 +26,20 @@ from typing import Any, Literal, TypeVar, Union, get_args, get_origin, get_type_
 
 from legalis.model.errors import InputError
 
-__all__ = ["option_value", "option_values", "read_options", "settable"]
+__all__ = ["option_json", "option_value", "option_values", "read_options", "settable"]
 
 Options = TypeVar("Options")
+
+
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _hints(group: type) -> dict[str, Any]:
+    """The type hints of an option class, read once: reading them is slow."""
+    found = _HINTS.get(group)
+    if found is None:
+        found = _HINTS[group] = get_type_hints(group)
+    return found
 
 
 def option_values(group: type, name: str) -> tuple[Any, ...] | None:
@@ -44,7 +55,7 @@ def option_values(group: type, name: str) -> tuple[Any, ...] | None:
     >>> option_values(Example, "many") is None
     True
     """
-    kind = get_type_hints(group)[name]
+    kind = _hints(group)[name]
     if get_origin(kind) in (Union, types.UnionType):  # Literal[...] | None
         return tuple(value for part in get_args(kind) for value in option_values_of(part))
     return option_values_of(kind) or None
@@ -64,7 +75,7 @@ def option_values_of(kind: Any) -> tuple[Any, ...]:
 def settable(group: type) -> tuple[str, ...]:
     """The fields of the option class ``group`` settable by name (not the hooks, which
     hold functions, nor nested option classes)."""
-    hints = get_type_hints(group)
+    hints = _hints(group)
     return tuple(
         option.name
         for option in fields(group)
@@ -118,3 +129,22 @@ def read_options(
                                                        f"{path}.{name}")})  # fmt: skip
         chosen = replace(chosen, **{group: changed}) if group else changed  # type: ignore[type-var]
     return chosen
+
+
+def option_json(options: object, groups: Mapping[str, str]) -> dict[str, Any]:
+    """The value of every option settable by name, as :func:`read_options` reads them
+    back: ``groups`` maps each name to the field of ``options`` holding its option
+    class (``""``: ``options`` itself).
+
+    >>> from dataclasses import dataclass
+    >>> from typing import Literal
+    >>> @dataclass(frozen=True)
+    ... class Example:
+    ...     rounding: Literal["down", "up"] = "down"
+    >>> option_json(Example(), {"rounding": ""})
+    {'rounding': 'down'}
+    """
+    return {
+        name: getattr(getattr(options, group) if group else options, name)
+        for name, group in groups.items()
+    }

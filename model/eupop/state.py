@@ -56,8 +56,10 @@ __all__ = [
     "RealmState",
     "TradeNode",
     "bundled_state",
+    "keep_players",
     "small_state",
     "state_from_json",
+    "turn_started",
 ]
 
 Religion = Literal["catholic", "protestant", "counter_reformed", "orthodox", "muslim"]
@@ -527,3 +529,78 @@ def small_state() -> EuState:
     ['france', 'england']
     """
     return state_from_json(SMALL_STATE)
+
+
+def keep_players(state: EuState, players: list[str]) -> EuState:
+    """The state with only ``players`` as Player Realms, in that (clockwise seat)
+    order, for a scenario that puts fewer Realms in play than the state holds: every
+    other Player Realm becomes a Non-player Realm keeping its Provinces, its Tax
+    Income the sum of their Tax Values; what only a player has leaves the map (its
+    I, G, t/v, Ships, Land Units, Merchants, C, Ideas, its A/M on Non-player Realms,
+    Vassals and Wars). ``docs/rules-questions.md`` ("EU:PoP as a game") records it.
+
+    >>> state = keep_players(bundled_state(), ["england", "france"])
+    >>> state.players, state.realms["castile"].kind, state.realms["naples_realm"].overlord
+    (['england', 'france'], 'npr', None)
+    >>> keep_players(bundled_state(), ["france", "savoy"])
+    Traceback (most recent call last):
+    ...
+    legalis.model.errors.InputError: players: 'savoy' is not a Player Realm of the state \
+(allowed: france, england, castile)
+    """
+    for name in players:
+        if name not in state.players:
+            raise InputError(
+                f"{name!r} is not a Player Realm of the state",
+                path="players",
+                allowed=state.players,
+            )
+    gone = set(state.players) - set(players)
+    new = state.copy()
+    new.players = list(players)
+    if new.active in gone:
+        new.active = None
+    for name in gone:
+        tax = sum(new.provinces[p].tax for p in new.provinces_of(name))
+        new.realms[name] = RealmState(kind="npr", capital=new.realms[name].capital, tax_income=tax)
+        for table in (new.ships, new.land_units, new.friendly_ports):
+            table.pop(name, None)
+    for realm in new.realms.values():
+        if realm.overlord in gone:
+            realm.overlord, realm.status = None, "independent"
+        if realm.ally in gone:
+            realm.ally, realm.active_ally = None, False
+        realm.enemies = [p for p in realm.enemies if p not in gone]
+        realm.marriages = [p for p in realm.marriages if p not in gone]
+    for province in new.provinces.values():
+        if province.town_of in gone:
+            province.town, province.town_of, province.vassal = None, None, False
+        if province.occupied_by in gone:
+            province.occupied_by = None
+    for area in new.areas.values():
+        area.influence = {p: n for p, n in area.influence.items() if p not in gone}
+        area.g = [p for p in area.g if p not in gone]
+    for node in new.trade_nodes.values():
+        node.merchants = {p: n for p, n in node.merchants.items() if p not in gone}
+    new.curia = [owner for owner in new.curia if owner not in gone]
+    for column in new.idea_display.values():
+        for idea in column:
+            if idea is not None:
+                idea.picked_by = [p for p in idea.picked_by if p not in gone]
+    return state_from_json(new.to_json(), source="keep_players")
+
+
+def turn_started(state: EuState) -> EuState:
+    """The state as a new Turn begins: no Q or ^ counts as placed this Turn any more
+    (16.5 Spread of Religious Ideas counts the Q "placed ... this Turn"). A new state
+    whose fields other than ``areas`` are shared with ``state``: set its top-level
+    fields (``active``) freely, copy it before changing anything nested.
+
+    >>> state = bundled_state()
+    >>> state.areas["saxony"].token_placed_this_turn = True
+    >>> turn_started(state).areas["saxony"].token_placed_this_turn
+    False
+    """
+    cleared = {"token_placed_this_turn": False, "revolutionary_placed_this_turn": False}
+    areas = {name: area.model_copy(update=cleared) for name, area in state.areas.items()}
+    return state.model_copy(update={"areas": areas})  # the rest is shared, not copied
