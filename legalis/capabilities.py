@@ -108,10 +108,16 @@ def _fixtures(game: str) -> Callable[..., Any]:
 _FIXTURES = {"fitl": _fixtures("fitl"), "lod": _fixtures("lod")}
 
 
-def _draw_eupop(state: Any, spread: str = "religion") -> tuple[str, dict[str, Any]]:
+SPREADS = ("religion", "revolution")  # 16.5: what the next placement spreads
+
+
+def _draw_eupop(state: Any, layer: str = "religion") -> tuple[str, dict[str, Any]]:
+    """The map of an EU:PoP state and where the next ``layer`` spread may go."""
     from legalis.eupop_draw import draw_spread
 
-    return draw_spread(getattr(state, "board", state), spread)
+    if layer not in SPREADS:
+        raise InputError(f"unknown layer {clip(layer)!r}", path="--layer", allowed=SPREADS)
+    return draw_spread(state.map, layer)
 
 
 _DRAWERS: dict[str, Callable[..., tuple[str, dict[str, Any]]]] = {"eupop": _draw_eupop}

@@ -828,7 +828,10 @@ def draw_command(
     if as_json:
         emit_json({"wrote": str(output), **summary})
         return
-    shown = "; ".join(f"{key}: {value}" for key, value in summary.items() if key != "svg")
+    shown = "; ".join(
+        f"{key}: {len(value)}" if isinstance(value, list) else f"{key}: {value}"
+        for key, value in summary.items()
+    )
     out.print(f"wrote {output}: {shown}", markup=False)
 
 
