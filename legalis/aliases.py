@@ -18,11 +18,10 @@ True
 
 from __future__ import annotations
 
-import json
-import tomllib
 from dataclasses import dataclass
-from pathlib import Path
 
+from legalis.model.core.documents import parse_json, read_document
+from legalis.model.errors import InputError, clip
 from legalis.registry import games
 
 __all__ = ["Translation", "translate"]
@@ -33,11 +32,19 @@ LEGACY_COMMANDS = {
     "deck": "legalis new eupop (the state holds each Age's deck and the display)",
     "winter": "legalis play lod (Winter Quarters Rounds are part of the whole game)",
 }
+# The successors of the old shapes that run as they did, per command.
+LEGACY_SHAPES = {
+    "moves": "legalis new GAME, then legalis moves GAME --state FILE",
+    "apply": "legalis new GAME, then legalis apply GAME --state FILE --move MOVE",
+    "bot": "legalis new GAME, then legalis bot GAME --state FILE",
+    "draw": "legalis draw GAME",
+}
 EVENT_FLAGS = ("--card", "--side", "--faction")
 EFFECT_FLAGS = ("--effect", "--player", "--amount", "--areas", "--targets", "--provinces",
                 "--places", "--vassal", "--ships", "--colour")  # fmt: skip
 SIDE_FLAGS = ("--british", "--french")
 RENAMED_FLAGS = {"--log": "--out", "--apply": "--out"}
+SHOWN = 500  # characters of a command line a warning echoes: one short line, whatever is given
 
 
 @dataclass(frozen=True)
@@ -79,27 +86,29 @@ def _has(argv: list[str], names: tuple[str, ...]) -> bool:
 
 
 def _game_of_file(path: str) -> str | None:
-    """The game a deck TOML or a game log names (its ``game`` field or header)."""
+    """The game a deck TOML or a game log names (its ``game`` field or header); None
+    for a file that cannot be read as one (the command says why). Read as every
+    command reads a file: bounded in size and nesting."""
     try:
         if path.endswith(".toml"):
-            found = tomllib.loads(Path(path).read_text(encoding="utf-8")).get("game")
+            found = read_document(path, "toml").get("game")
         else:
-            with open(path, encoding="utf-8") as stream:
-                found = json.loads(stream.readline()).get("game")
-    except (OSError, ValueError, AttributeError):
+            found = parse_json(read_document(path, "text").split("\n", 1)[0]).get("game")
+    except (InputError, AttributeError):
         return None
     return found if isinstance(found, str) else None
 
 
 def translate(argv: list[str]) -> Translation:
-    """``argv`` (without the program name) in the one shape; see the module."""
+    """``argv`` (without the program name) in the one shape; see the module. Two
+    different games named (the argument and ``--game``) are an ``InputError``."""
     if not argv or argv[0].startswith("-"):
         return Translation(list(argv))
     command, rest = argv[0], list(argv[1:])
     named = _flag(rest, "--game")
     positional = rest[0] if rest and not rest[0].startswith("-") else None
     game = named or positional
-    old = " ".join(["legalis", *argv])
+    old = clip(" ".join(["legalis", *argv]), SHOWN)
     if command in LEGACY_COMMANDS:
         return Translation(list(argv), (f"'{old}' is deprecated: use {LEGACY_COMMANDS[command]}",),
                            legacy=True)  # fmt: skip
@@ -110,13 +119,16 @@ def translate(argv: list[str]) -> Translation:
         or (command == "draw" and named is not None)
     )
     if legacy_shape:
-        hint = "the one shape: legalis new GAME ... then legalis moves GAME --state FILE"
+        hint = LEGACY_SHAPES[command].replace("GAME", game or "GAME")
         return Translation(list(argv), (f"'{old}' is deprecated: use {hint}",), legacy=True)
     changed = False
     if named is not None:
         rest = _without(rest, "--game")
         if positional is None or (command == "verify" and positional.endswith(".toml")):
             rest.insert(0, named)
+        elif positional != named:  # as the old shape did: neither is dropped in silence
+            raise InputError(f"two games named: {clip(positional)!r} and {clip(named)!r}",
+                             path="--game")  # fmt: skip
         changed = True
     if command == "verify":
         cards = _flag(rest, "--cards")
@@ -145,5 +157,5 @@ def translate(argv: list[str]) -> Translation:
     translated = [command, *rest]
     if not changed:
         return Translation(translated)
-    new = " ".join(["legalis", *translated])
+    new = clip(" ".join(["legalis", *translated]), SHOWN)
     return Translation(translated, (f"'{old}' is deprecated: write '{new}'",))

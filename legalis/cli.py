@@ -144,7 +144,7 @@ def _first_decision(game: Any, seed: int, phase: str | None = None) -> Any:
         at = getattr(state, "phase", None)
         if not state.is_chance and (phase is None or at == phase):
             return state
-        if at is not None and at not in phases:
+        if not state.is_chance and at is not None and at not in phases:  # a phase to offer
             phases.append(at)
         state.play(
             state.sample_chance(rng) if state.is_chance else random_player.choose(state, rng)
@@ -190,7 +190,8 @@ def _load_state(
 def _where(game: Any, state: Any) -> str:
     """Where play stands, in a line: the result once over, else who is to move."""
     if state.is_over:
-        return "over: " + game.describe_result(game.result_of(state))
+        result: str = game.describe_result(game.result_of(state))
+        return f"over: {result}"
     return f"{state.to_move} to move"
 
 
@@ -369,7 +370,7 @@ def _seated(
     if "nonplayers" not in game_entry(game.name).option_names:
         return game, seats
     if "nonplayers" in option_values(option):
-        if pairs:
+        if pairs or default is not None:  # play and simulate seat everyone: the seats say
             raise InputError("the seats name the Non-players: use --seat SEAT=nonplayer "
                              "rather than --option nonplayers", path="--option")  # fmt: skip
         return game, seats
@@ -497,14 +498,14 @@ def replay_command(
     """Re-apply every move of a logged game, checking each; exit 1 if the result differs."""
     parsed = parse_log(read_document(log_path, "text").split("\n"), source=str(log_path))
     header = parsed.header
-    if header["game"] != game_name:
-        raise InputError(f"{log_path} is a log of {clip(str(header['game']))}, not {game_name}",
-                         path="game", allowed=[header["game"]])  # fmt: skip
-    try:
+    try:  # first the header's own faults (a game not registered among them)
         game = load_game(header["game"], header["options"])
     except InputError as error:  # name the log's header, not only the field
         raise InputError(error.message, source=str(log_path), path=f"line 1: {error.path}",
                          allowed=error.allowed) from error  # fmt: skip
+    if header["game"] != game_name:
+        raise InputError(f"{log_path} is a log of {clip(str(header['game']))}, not {game_name}",
+                         path="game", allowed=[header["game"]])  # fmt: skip
     outcome = replay(game, parsed)
     body = {
         "game": game.name,
