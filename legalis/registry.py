@@ -1,7 +1,7 @@
 """The registry of rule systems.
 
 >>> games()
-['eupop', 'lod', 'sevenyears']
+['eupop', 'fitl', 'lod', 'sevenyears']
 >>> load_game("sevenyears", {"reshuffle": "any_draw"}).options.reshuffle
 'any_draw'
 >>> game_entry("lod").option_names[:3]
@@ -83,8 +83,21 @@ def _eupop_specs() -> tuple[OptionSpec, ...]:
     return option_specs()
 
 
+def _fitl(options: Mapping[str, Any] | None) -> Game:
+    from legalis.solver.coinevents.fitl import FitlGame
+
+    return FitlGame(options)
+
+
+def _fitl_specs() -> tuple[OptionSpec, ...]:
+    from legalis.solver.coinevents.fitl import option_specs
+
+    return option_specs()
+
+
 _REGISTRY: dict[str, GameEntry] = {
     "eupop": GameEntry("eupop", "Europa Universalis: The Price of Power", _eupop, _eupop_specs),
+    "fitl": GameEntry("fitl", "Fire in the Lake", _fitl, _fitl_specs),
     "lod": GameEntry("lod", "Liberty or Death", _lod, _lod_specs),
     "sevenyears": GameEntry("sevenyears", "The Seven Years War", _sevenyears, _sevenyears_specs),
 }
@@ -101,7 +114,7 @@ def game_entry(name: str) -> GameEntry:
 
     >>> game_entry("chess")
     Traceback (most recent call last):
-    legalis.model.errors.InputError: game: unknown game 'chess' (allowed: lod, sevenyears)
+    legalis.model.errors.InputError: game: unknown game 'chess' (allowed: eupop, fitl, lod, sevenyears)
     """
     if name not in _REGISTRY:
         raise InputError(f"unknown game {name!r}", path="game", allowed=games())

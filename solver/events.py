@@ -89,6 +89,26 @@ class EventMove(NamedTuple):
         }
 
 
+def describe_steps(steps: Sequence[Step]) -> str:
+    """An event move's choices as a line for people: for each decision, the pieces
+    taken to or from each space (a space chosen for itself is named alone) or the
+    number of the option picked as the move records it, decisions apart by ``;``.
+
+    >>> describe_steps(((("Saigon", "us_troop", 2), ("Hue", "space", 1)), 0, ()))
+    '2 us_troop in Saigon, Hue; option 0; nothing'
+    >>> describe_steps(())
+    'no choice to make'
+    """
+    parts = []
+    for step in steps:
+        if isinstance(step, int):
+            parts.append(f"option {step}")
+            continue
+        taken = (space if kind == "space" else f"{n} {kind} in {space}" for space, kind, n in step)
+        parts.append(", ".join(taken) or "nothing")
+    return "; ".join(parts) or "no choice to make"
+
+
 def event_move_from_json(raw: Any, *, path: str = "move") -> EventMove:
     """An :class:`EventMove` from JSON; malformed input raises :class:`InputError`."""
     if not isinstance(raw, dict):

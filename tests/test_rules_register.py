@@ -1,9 +1,9 @@
 """The register of rules questions (docs/rules-questions.md) against the code: every
-option it names exists in an option class with the values it documents, the LoD,
-Seven Years War and EU:PoP options are reachable from the CLI's ``--option``, every
-LoD and EU:PoP option class field is in the register, an EU:PoP hook (a field holding
-a function) is recorded as one, and a test somewhere sets each LoD and EU:PoP option
-to another value than its default."""
+option it names exists in an option class (or a game's option specs) with the values
+it documents, the LoD, Seven Years War and EU:PoP options are reachable from the
+CLI's ``--option``, every LoD and EU:PoP option class field is in the register, an
+EU:PoP hook (a field holding a function) is recorded as one, and a test somewhere
+sets each LoD and EU:PoP option to another value than its default."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from legalis.model.eupop.play import PlayOptions
 from legalis.model.eupop.religion import SpreadOptions
 from legalis.model.eupop.secondary import SecondaryOptions
 from legalis.model.sevenyears.options import CHOICES, FLAGS, SevenYearsOptions
+from legalis.solver.coinevents.fitl import option_specs as fitl_option_specs
 from legalis.solver.nonplayer.options import NonplayerOptions
 
 from legalis import cli
@@ -75,6 +76,9 @@ def _code_options() -> dict[str, Option]:
     for group in fields(NonplayerOptions):
         cls = type(getattr(groups, group.name))
         add("lod", cls, {f.name: option_values(cls, f.name) for f in fields(cls)})
+    for spec in fitl_option_specs():  # the options of the registered game of one FitL card
+        assert spec.name not in out, f"option {spec.name} is defined twice"
+        out[spec.name] = Option(spec.name, "fitl", spec.default, spec.allowed)
     return out
 
 

@@ -19,6 +19,7 @@ from legalis.model.lod.battle import BlockadeShift
 from legalis.model.lod.command_base import RESOURCES, Command
 from legalis.model.lod.special import SpecialActivity
 from legalis.model.lod.victory import check_margins
+from legalis.solver.events import describe_steps
 from legalis.solver.lodgame.json import state_from_json
 from legalis.solver.lodgame.moves import (
     Decline,
@@ -116,8 +117,10 @@ class LodGame:
         if isinstance(move, Redeploy):
             return f"{move.faction}: the Leader to {move.space}"
         if isinstance(move, PlayEvent):
-            return f"{move.faction}: {move.event.side} Event of card {move.event.card}: " + (
-                _event_steps(move.event.steps))  # fmt: skip
+            event = move.event
+            return f"{move.faction}: {event.side} Event of card {event.card}: " + describe_steps(
+                event.steps
+            )
         if isinstance(move, Fight | During):
             during = f", with {_words(move.special.name)}" if isinstance(move, During) else ""
             return f"{move.faction}: " + _command_text(move.command) + during
@@ -238,13 +241,3 @@ def _command_text(move: Command) -> str:
         parts.append("placing " + "; ".join(f"{n} {p} in {s}" for s, p, n in move.placed))
     flags = [word for word, on in (("Limited", move.limited), ("free", move.free)) if on]
     return " ".join(parts) + (f" ({', '.join(flags)})" if flags else "")
-
-
-def _event_steps(steps: tuple[Any, ...]) -> str:
-    parts = []
-    for step in steps:
-        if isinstance(step, int):
-            parts.append(f"option {step}")
-        else:
-            parts.append(", ".join(f"{n} {piece} {space}" for space, piece, n in step) or "none")
-    return "; ".join(parts) or "no choice to make"
