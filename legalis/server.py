@@ -1,7 +1,14 @@
-"""The HTTP API: legal moves, checks, applies and deck verification as JSON over HTTP.
+"""The HTTP API: new games, legal moves, checks, applies, automatic players and
+verification for every registered game, as JSON over HTTP.
 
-Every endpoint lives under ``/v1``. States, moves and decks are the same JSON the
-command line reads and writes. Errors have one shape, ``{"error": ..., "path": ...}``:
+Every endpoint lives under ``/v1``; the play endpoints are written once, by verb,
+against the ``Game``/``GameState`` protocol (``model/core/game.py``):
+``/v1/{game}/new``, ``validate``, ``moves``, ``check``, ``apply``, ``bot-move``, and
+``verify`` and ``fixtures`` where the game has them (``legalis/capabilities.py``).
+``GET /v1/games`` lists the games from the registry. States and moves are the same
+JSON the command line reads and writes; a state names its game and carries its rule
+options. The older per-family endpoints are deprecated (``legalis/legacy_http.py``).
+Errors have one shape, ``{"error": ..., "path": ...}``:
 
 - 422: bad input (the ``path`` names the bad field of the request body);
 - 409: an illegal move (``rule`` names the rule that refuses it);
@@ -11,22 +18,25 @@ command line reads and writes. Errors have one shape, ``{"error": ..., "path": .
   the lane of the request is full (then with ``Retry-After``).
 
 Work runs in two lanes, so expensive work never starves cheap work. Cheap work
-(the Seven Years War, EU:PoP, events of a bundled scenario and deck, whose answers
-are kept) runs in worker threads. Work whose cost the request decides (a state or a
-deck of its own, deck verification, fixtures) runs in worker processes: when its
-time is up the process is killed, so the work stops and its memory is freed, and a
-fresh process takes its place. Each lane admits a bounded number of requests and
-refuses the rest at once with 503 and ``Retry-After``. Start a server with
-``legalis serve`` or :func:`serve`; :func:`create_app` gives the application itself
-(for tests, or another ASGI server). The worker processes start from a fork server
-that imports the calling script's main module, as ``multiprocessing`` does: a script
-that builds the application keeps it under ``if __name__ == "__main__":``.
+(the games of :data:`THREAD_LANE_GAMES`, EU:PoP effects, events of a bundled scenario
+and deck, whose answers are kept) runs in worker threads. Work whose cost the request
+decides (a state of the other games, a deck of its own, verification, fixtures) runs
+in worker processes: when its time is up the process is killed, so the work stops
+and its memory is freed, and a fresh process takes its place. Each lane admits a
+bounded number of requests and refuses the rest at once with 503 and
+``Retry-After``. Start a server with ``legalis serve`` or :func:`serve`;
+:func:`create_app` gives the application itself (for tests, or another ASGI server).
+The worker processes start from a fork server that imports the calling script's main
+module, as ``multiprocessing`` does: a script that builds the application keeps it
+under ``if __name__ == "__main__":``.
 
 >>> app = create_app(Limits(max_page=50))
 >>> app.state.limits.max_page
 50
->>> sorted(path.rsplit("/", 1)[1] for path in app.openapi()["paths"] if "sevenyears" in path)
-['apply', 'check', 'moves', 'new', 'validate']
+>>> paths = app.openapi()["paths"]
+>>> sorted(path.rsplit("/", 1)[1] for path in paths if "deprecated" not in paths[path].get(
+...     "post", {}) and path.startswith("/v1/{game}/"))  # doctest: +NORMALIZE_WHITESPACE
+['apply', 'bot-move', 'check', 'fixtures', 'moves', 'new', 'validate', 'verify']
 """
 
 from __future__ import annotations
@@ -50,11 +60,11 @@ from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import anyio
 import anyio.to_thread
-from fastapi import Body, FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi import Path as PathParameter
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -62,20 +72,28 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from legalis.model.core.options import settable
+from legalis.capabilities import VerifyInput, fixture_maker, verifier, with_capability
+from legalis.model.core.game import OptionSpec
 from legalis.model.errors import IllegalMoveError, InputError, SolverLimitError
-from legalis.model.eupop.arguments import MAX_AMOUNT
-from legalis.model.eupop.deck import DeckOptions
-from legalis.model.eupop.play import PlayOptions
-from legalis.model.eupop.state import SMALL_STATE
 from legalis.registry import game_entry, games, load_game
-from legalis.solver.eupop_play import EFFECTS
-from legalis.solver.event_documents import EventMoveDocument
 
 API_VERSION = "v1"
-COIN_GAMES = ("lod", "fitl")
-CoinGame = Literal["lod", "fitl"]
 T = TypeVar("T")
+
+THREAD_LANE_GAMES = frozenset({"sevenyears"})
+"""The games whose requests run in the thread lane; every other game's run in the
+process lane. A measured choice: over random Seven Years War games, reading a state,
+counting its moves, listing a page and applying a move each took under 0.1 s at every
+decision (median 0.2 ms), while counting the moves of one Liberty or Death state took
+up to 50 s (a Command over many spaces, scenario 1778), work only a process can stop."""
+
+FILE_OPTIONS = ("deck",)
+"""Options that name a file (a spec with no list of values): never read over HTTP, so
+a request cannot make the server open a file of its own; the bundled data is used."""
+
+NONPLAYERS_OPTION = "nonplayers"
+"""The option that names the seats a game's own rules play (LoD section 8): a
+``nonplayer`` seat moves only for them. A game without it lets the rules play any seat."""
 
 
 @dataclass(frozen=True)
@@ -165,72 +183,103 @@ def published(*names: str, optional: bool = False, many: bool = False) -> Any:
     return replace
 
 
+def _each_game(suffix: str) -> tuple[str, ...]:
+    """The published schema names ``<game><suffix>`` of every registered game.
+
+    >>> "sevenyears-move" in _each_game("-move")
+    True
+    """
+    return tuple(f"{name}{suffix}" for name in games())
+
+
+STATE_SCHEMAS = _each_game("-game-state")
+MOVE_SCHEMAS = _each_game("-move")
 StateField = Field(
-    description="A Seven Years War state, as `legalis new` writes it.",
-    json_schema_extra=published("sevenyears-state"),
+    description="A game state, as `legalis new` writes it: it names its `game` and "
+    "carries its rule `options` (a file cannot be named over HTTP).",
+    json_schema_extra=published(*STATE_SCHEMAS),
 )
 MoveField = Field(
-    description='A move, e.g. {"type": "pass", "player": "british"}.',
-    json_schema_extra=published("sevenyears-move"),
+    description='A move of the state\'s game, e.g. {"type": "pass", "player": "british"}.',
+    json_schema_extra=published(*MOVE_SCHEMAS),
 )
-COIN_STATES = ("lod-state", "fitl-state")
+PLAY = ("new", "validate", "moves", "check", "apply", "bot-move")  # every game's endpoints
+CAPABILITIES = ("verify", "fixtures")  # the endpoints of the games that have them
+HUMAN = "human"  # the seat kind no server plays
+CAPABILITY_SCHEMAS = {"verify": ("finding",),
+                      "fixtures": ("fixture-manifest", "fixture", "sequence-fixture")}  # fmt: skip
 
 
-class SevenYearsState(_Body):
+def _option_names(schema: dict[str, Any]) -> None:
+    """The ``options`` of a new game: only names some game reads (each game refuses the
+    names it does not read, with its list)."""
+    names = sorted({spec.name for name in games() for spec in _option_specs(name)})
+    schema["propertyNames"] = {"enum": names}
+
+
+def _automatic_seats(schema: dict[str, Any]) -> None:
+    """The ``seat`` of a bot move: a seat kind of some game that is not a person."""
+    from legalis.solver.players import seat_kinds
+
+    kinds = {kind for name in games() for kind in seat_kinds(_registered_game(name, "null"))}
+    schema["enum"] = sorted(kinds - {HUMAN})
+
+
+class NewRequest(_Body):
+    model_config = ConfigDict(json_schema_extra={"examples": [{"seed": 1}]})
+
+    options: JsonObject | None = Field(
+        default=None,
+        description="The game's rule options by name (GET /v1/games lists them with "
+        'their values and rules), e.g. {"scenario": "1778"} for lod; null or left out: '
+        "the defaults.",
+        json_schema_extra=_option_names,
+    )
+    seed: Whole = Field(default=1, ge=0, description="The same seed gives the same state.")
+
+
+class StateRequest(_Body):
     state: JsonObject = StateField
 
 
-class SevenYearsMoves(_Body):
-    state: JsonObject = StateField
+class MovesRequest(StateRequest):
     offset: Whole = Field(default=0, ge=0, description="Index of the first move of the page.")
     limit: Whole = Field(default=100, ge=0, description="Moves per page (capped by the server).")
 
 
-class SevenYearsMove(_Body):
-    state: JsonObject = StateField
+class MoveRequest(StateRequest):
     move: JsonObject = MoveField
 
 
-class EventRequest(_Body):
-    """One side of one event card executed by one Faction, in a state or a scenario."""
+class BotMoveRequest(StateRequest):
+    seat: str = Field(
+        default="random",
+        description="Who decides: an automatic seat kind of the game (GET /v1/games: "
+        "`seat_kinds`, not human), e.g. random, greedy, or nonplayer (the game's own "
+        "rules, for a seat its options give them). At a chance move, the seed draws it.",
+        json_schema_extra=_automatic_seats,
+    )
+    seed: Whole = Field(default=1, ge=0, description="The same seed gives the same move.")
 
-    state: JsonObject | None = Field(
+
+class VerifyRequest(_Body):
+    data: JsonObject | None = Field(
         default=None,
-        description="A COIN state (or give `scenario`).",
-        json_schema_extra=published(*COIN_STATES, optional=True),
+        description="The game's data to check, its TOML file's content as JSON: a COIN "
+        "deck, the Seven Years War card list, the EU:PoP Event catalogue; null: the "
+        "bundled one.",
     )
-    scenario: str | None = Field(default=None, description="A bundled scenario, e.g. 1776 (LoD).")
-    card: Whole = Field(ge=1, description="The event card's number.")
-    side: Literal["unshaded", "shaded"] | None = Field(
-        None, description="unshaded or shaded; a one-sided card needs none (5.2)."
+    rules: JsonObject | None = Field(
+        default=None, description="The rule numbers to check the data against (the Seven "
+        "Years War game.toml as JSON); null: the bundled ones.",
+    )  # fmt: skip
+    options: JsonObject | None = Field(
+        default=None, description="Rule options, for a game whose verification reads them."
     )
-    faction: str = Field(min_length=1, description="The executing Faction, e.g. british.")
-    deck: JsonObject | None = Field(
-        None,
-        description="A deck (the deck TOML's content as JSON); default: the sample deck.",
-        json_schema_extra=published("coin-deck", optional=True),
-    )
-
-
-class EventMovesRequest(EventRequest):
-    offset: Whole = Field(default=0, ge=0, description="Index of the first move of the page.")
-    limit: Whole = Field(default=100, ge=0, description="Moves per page (capped by the server).")
-
-
-# On the operation, not in the schema: the body reaches the recursive deck schema, and
-# a tool that looks for examples inside a schema walks every path through it (never ending).
-EVENT_MOVES_EXAMPLES = {
-    "1776": {
-        "summary": "A card of the sample deck in the 1776 scenario (LoD)",
-        "value": {"scenario": "1776", "card": 24, "side": "unshaded", "faction": "british",
-                  "limit": 20},
-    }
-}  # fmt: skip
-
-
-class EventMoveRequest(EventRequest):
-    move: EventMoveDocument = Field(
-        description='An execution: {"card", "side", "faction", "steps": [...]}.'
+    strict: bool = Field(
+        default=False,
+        description="COIN: event text in a sentence form legalis does not read is an "
+        "error (text.unread), not a warning.",
     )
 
 
@@ -249,18 +298,6 @@ class FixturesResponse(BaseModel):
     )
 
 
-class DeckRequest(_Body):
-    deck: JsonObject = Field(
-        description="The deck TOML's content as a JSON object.",
-        json_schema_extra=published("coin-deck"),
-    )
-    strict: bool = Field(
-        default=False,
-        description="Event text in a sentence form legalis does not read is an error "
-        "(text.unread), not a warning.",
-    )
-
-
 class ErrorBody(BaseModel):
     """Every error: the message, and where it applies."""
 
@@ -272,15 +309,24 @@ class ErrorBody(BaseModel):
     rule: str | None = Field(default=None, description="The rule that refuses an illegal move.")
 
 
+class OptionInfo(BaseModel):
+    """One rule option of a game (``OptionSpec``)."""
+
+    name: str
+    allowed: list[Any] | None = Field(description="Its values; null: a count or a file name.")
+    default: Any
+    rule: str = Field(description="The rule it reads (docs/rules-questions.md).")
+    help: str
+
+
 class GameInfo(BaseModel):
     name: str
     title: str
+    players: list[str] = Field(description="The seats, in the game's order.")
+    seat_kinds: list[str] = Field(description="Who may take a seat: human, random, ...")
+    options: list[OptionInfo] = Field(description="The rule options: `options` of new.")
     supports: list[str] = Field(description="The endpoints that serve this game.")
-    options: list[str] = Field(default_factory=list, description="Rule option names.")
-    scenarios: list[str] = Field(default_factory=list, description="Bundled scenarios.")
-    schemas: list[str] = Field(
-        default_factory=list, description="JSON Schemas of its documents: GET /v1/schemas/{name}."
-    )
+    schemas: list[str] = Field(description="JSON Schemas of its documents: GET /v1/schemas/{name}.")
 
 
 class GamesResponse(BaseModel):
@@ -288,326 +334,66 @@ class GamesResponse(BaseModel):
     games: list[GameInfo]
 
 
+class StateResponse(BaseModel):
+    game: str
+    state: JsonObject = StateField
+    to_move: str = Field(description="Who decides next: a seat, or chance.")
+    is_over: bool
+    result: JsonObject | None = Field(
+        description='Once over, the result: "winner" (a seat or null) and "condition".'
+    )
+    summary: JsonObject = Field(description="Where the game stands, for display.")
+
+
 class ValidateResponse(BaseModel):
     ok: bool
     summary: JsonObject
 
 
-class SevenYearsMovesResponse(BaseModel):
+class ListedMove(BaseModel):
+    move: JsonObject = MoveField
+    description: str = Field(description="The move for people.")
+    group: str = Field(description='The heading a list shows it under, e.g. "Pass".')
+
+
+class MovesResponse(BaseModel):
+    game: str
     to_move: str
     count: int
     offset: int
     limit: int = Field(description="The page size used (after the server's cap).")
-    moves: list[JsonObject] = Field(json_schema_extra=published("sevenyears-move", many=True))
+    moves: list[ListedMove]
 
 
 class VerdictResponse(BaseModel):
     move: JsonObject = Field(
         description="The move as read, in its canonical form.",
-        json_schema_extra=published("sevenyears-move"),
+        json_schema_extra=published(*MOVE_SCHEMAS),
     )
-    legal: bool
-    reason: str
-    rule: str
-
-
-class SevenYearsApplyResponse(BaseModel):
-    state: JsonObject = StateField
-    summary: JsonObject
-
-
-class SevenYearsNew(_Body):
-    model_config = ConfigDict(json_schema_extra={"examples": [{"seed": 1}]})
-
-    seed: Whole = Field(default=1, ge=0, description="The same seed gives the same state.")
-
-
-LodStateField = Field(
-    description="A Liberty or Death game state, as `legalis new lod` writes it (it carries "
-    "its options; a deck file cannot be named over HTTP).",
-)
-LodMoveField = Field(
-    description='A move of the whole game, e.g. {"type": "pass", "faction": "british"}.'
-)
-BotSeat = Literal["nonplayer", "random", "greedy"]
-
-
-class LodNew(_Body):
-    model_config = ConfigDict(
-        json_schema_extra={"examples": [{"seed": 1, "scenario": "1778", "nonplayers": ["french"]}]}
-    )
-
-    seed: Whole = Field(default=1, ge=0, description="The same seed gives the same state.")
-    scenario: str = Field(default="1776", description="1775, 1776 or 1778.")
-    nonplayers: list[str] = Field(
-        default_factory=list, description="The Factions the Non-player rules play (section 8)."
-    )
-
-
-class LodState(_Body):
-    state: JsonObject = LodStateField
-
-
-class LodMoves(LodState):
-    offset: Whole = Field(default=0, ge=0, description="Index of the first move of the page.")
-    limit: Whole = Field(default=100, ge=0, description="Moves per page (capped by the server).")
-
-
-class LodMove(LodState):
-    move: JsonObject = LodMoveField
-
-
-class LodBotMove(LodState):
-    seat: BotSeat = Field(
-        default="nonplayer",
-        description="Who decides: the Non-player of section 8 (the state's option "
-        "`nonplayers` names the Faction), random, or greedy. At a chance move, the seed draws it.",
-    )
-    seed: Whole = Field(default=1, ge=0, description="The same seed gives the same move.")
-
-
-class LodStateResponse(BaseModel):
-    state: JsonObject = LodStateField
-    summary: JsonObject
-
-
-class LodMovesResponse(BaseModel):
-    to_move: str
-    count: int
-    offset: int
-    limit: int = Field(description="The page size used (after the server's cap).")
-    moves: list[JsonObject]
-    descriptions: list[str] = Field(description="Each move of the page for people.")
-
-
-class LodVerdictResponse(BaseModel):
-    move: JsonObject = Field(description="The move as read, in its canonical form.")
     description: str
     legal: bool
     reason: str
     rule: str
 
 
-class LodBotMoveResponse(LodStateResponse):
-    by: str = Field(description="Who moved: a Faction, or chance.")
-    move: JsonObject
+class AppliedResponse(StateResponse):
+    move: JsonObject = Field(
+        description="The move applied.", json_schema_extra=published(*MOVE_SCHEMAS)
+    )
     description: str
 
 
-class EventMovesResponse(BaseModel):
-    card: int
-    side: str
-    faction: str
-    count: int
-    offset: int
-    limit: int = Field(description="The page size used (after the server's cap).")
-    moves: list[EventMoveDocument]
+class BotMoveResponse(AppliedResponse):
+    by: str = Field(description="Who moved: a seat, or chance.")
 
 
-class EventVerdictResponse(BaseModel):
-    move: EventMoveDocument
-    legal: bool
-    reason: str
-    rule: str
+class VerifyResponse(BaseModel):
+    """A verification report (its fields depend on the game: ``findings`` always)."""
 
+    model_config = ConfigDict(extra="allow")
 
-class EventApplyResponse(BaseModel):
-    state: JsonObject = Field(
-        description="The state after the event.", json_schema_extra=published(*COIN_STATES)
-    )
-
-
-class DeckReport(BaseModel):
-    game: str
-    ok: bool
-    rule_set: JsonObject
+    ok: bool = Field(description="No error finding.")
     findings: list[JsonObject] = Field(json_schema_extra=published("finding", many=True))
-
-
-# ---------------------------------------------------------------------- EU:PoP request and response
-
-EuStateField = Field(
-    description="An EU:PoP event-system state.", json_schema_extra=published("eupop-state")
-)
-EU_NAMES = 64  # the most names one list of an effect's parameters may hold
-EU_AMOUNT = MAX_AMOUNT  # the largest amount of Influence or Units an effect is asked about
-EU_EXAMPLE_STATE: JsonObject = SMALL_STATE
-
-
-def _names_field(what: str) -> Any:
-    return Field(default_factory=list, max_length=EU_NAMES, description=what)
-
-
-EuOptions = dict[str, str | bool | int | None]  # null: refused by the options, with their values
-
-
-def _options_field(names: str, allowed: Iterable[str]) -> Any:
-    """The ``options`` of a request: only the ``allowed`` names, as the schema says."""
-    names_allowed: list[Any] = sorted(allowed)
-    return Field(
-        default_factory=dict,
-        description=f"Rule options by name, as `--option name=value` takes them ({names}; "
-        'docs/rules-questions.md), e.g. {"ab_met": "any"}; the rest keep their defaults.',
-        json_schema_extra={
-            "propertyNames": {"enum": names_allowed},
-            "additionalProperties": {"type": ["string", "boolean", "integer"]},
-        },
-    )
-
-
-PLAY_OPTIONS = PlayOptions.names()
-DECK_OPTIONS = settable(DeckOptions)
-
-
-class EuStateRequest(_Body):
-    model_config = ConfigDict(
-        extra="forbid", json_schema_extra={"examples": [{"state": EU_EXAMPLE_STATE}]}
-    )
-
-    state: JsonObject = EuStateField
-
-
-class EuEffectRequest(_Body):
-    """One effect (16.3) or symbol (16.5) and its parameters, as `legalis moves --game
-    eupop` takes them."""
-
-    state: JsonObject = EuStateField
-    effect: str = Field(
-        description="A 16.3 effect or 16.5 symbol, e.g. influence, g, units.",
-        json_schema_extra={"enum": list(EFFECTS)},  # checked by the solver, with the list
-    )
-    player: str | None = Field(default=None, description="The player who gains or decides.")
-    amount: Whole | None = Field(
-        default=None, ge=1, le=EU_AMOUNT, description="Influence or Units to place."
-    )
-    areas: list[str] = _names_field("The Areas the effect names.")
-    targets: list[str] = _names_field("The Realms the effect names (Alliance, Marriage).")
-    provinces: list[str] = _names_field("The Provinces the effect names (town).")
-    places: list[str] = _names_field("Where Units may be placed.")
-    vassal: bool = Field(default=False, description="Town: a v (Vassal's town), not a t.")
-    ships: bool = Field(default=False, description="Units: Ships, not Land Units.")
-    colour: str | None = Field(default=None, description="DNPR Expansion: the token colour.")
-    options: EuOptions = _options_field("the names of `legalis resolve --game eupop`", PLAY_OPTIONS)
-
-
-class EuMovesRequest(EuEffectRequest):
-    model_config = ConfigDict(
-        extra="forbid",
-        json_schema_extra={
-            "examples": [
-                {
-                    "state": EU_EXAMPLE_STATE,
-                    "effect": "influence",
-                    "player": "france",
-                    "amount": 1,
-                    "areas": ["saxony"],
-                    "limit": 20,
-                }
-            ]
-        },
-    )
-
-    offset: Whole = Field(default=0, ge=0, description="Index of the first choice of the page.")
-    limit: Whole = Field(default=100, ge=0, description="Choices per page (capped by the server).")
-
-
-class EuCheckRequest(EuEffectRequest):
-    model_config = ConfigDict(
-        extra="forbid",
-        json_schema_extra={
-            "examples": [
-                {
-                    "state": EU_EXAMPLE_STATE,
-                    "effect": "g",
-                    "player": "france",
-                    "areas": ["saxony"],
-                    "move": {"area": "saxony"},
-                }
-            ]
-        },
-    )
-
-    move: Any = Field(description="A choice, as the moves endpoint lists them.")
-
-
-class EuResolveRequest(_Body):
-    model_config = ConfigDict(
-        extra="forbid",
-        json_schema_extra={
-            "examples": [{"state": EU_EXAMPLE_STATE, "event": "202-1", "choices": [1, 1]}]
-        },
-    )
-
-    state: JsonObject = EuStateField
-    event: str = Field(description="The Event id in the bundled catalogue, e.g. 354B.")
-    auto: bool = Field(
-        default=False, description="Resolve it all by the defaults and the 16.5 auto rules."
-    )
-    seed: Whole = Field(default=0, ge=0, description="The same seed gives the same resolution.")
-    choices: list[Whole] = Field(
-        default_factory=list,
-        max_length=1000,
-        description="The N-th legal choice (from 1) at each decision, in order.",
-    )
-    options: EuOptions = _options_field("the names of `legalis resolve --game eupop`", PLAY_OPTIONS)
-
-
-class EuDeckRequest(_Body):
-    model_config = ConfigDict(
-        extra="forbid",
-        json_schema_extra={"examples": [{"scenario": "three_crowns", "seed": 1}]},
-    )
-
-    scenario: str = Field(default="three_crowns", description="A bundled scenario's name.")
-    seed: Whole = Field(default=0, ge=0, description="The same seed gives the same decks.")
-    players: Whole | None = Field(
-        default=None, ge=1, le=6, description="Number of players (default: the scenario's Realms)."
-    )
-    randomize_x: bool = Field(default=False, description="Optional Rule 6: deal the X-events.")
-    options: EuOptions = _options_field("randomize_x, odd_x_card", DECK_OPTIONS)
-
-
-class EuMovesResponse(BaseModel):
-    effect: str
-    player: str | None
-    count: int
-    offset: int
-    limit: int = Field(description="The page size used (after the server's cap).")
-    moves: list[Any] = Field(description="The legal choices, as JSON.")
-
-
-class EuVerdictResponse(BaseModel):
-    move: Any = Field(description="The choice as read.")
-    legal: bool
-    reason: str
-    rule: str
-
-
-class EuPending(BaseModel):
-    rule: str = Field(description="The rule of the decision.")
-    player: str = Field(description="The player who decides.")
-    count: int = Field(description="The number of legal choices.")
-    choices: list[Any] = Field(description="The legal choices, the first up to the page cap.")
-
-
-class EuResolveResponse(BaseModel):
-    event: str
-    seed: int
-    log: list[JsonObject] = Field(description="Each decision: its rule and what decided it.")
-    state: JsonObject | None = Field(default=None, description="The state when done.")
-    pending: EuPending | None = Field(default=None, description="The next open decision.")
-
-
-class EuDeckResponse(BaseModel):
-    scenario: str
-    seed: int
-    problems: list[JsonObject] = Field(description="The deck's problems (16.1), with rules.")
-    ages: list[JsonObject] = Field(
-        default_factory=list, description="The prepared deck of each Age (none with problems)."
-    )
-    display: list[JsonObject] = Field(
-        default_factory=list, description="The first Event display (16.2)."
-    )
 
 
 def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
@@ -881,7 +667,12 @@ class Admission:
             self.inside -= 1
 
 
-WORKER_MODULES = ["legalis.server", "legalis.solver.events", "legalis.verify.coin"]
+WORKER_MODULES = [
+    "legalis.server",
+    "legalis.legacy_http",
+    "legalis.solver.events",
+    "legalis.verify.coin",
+]
 WORKER_NICENESS = 10  # the scheduling priority of worker processes, below the server's
 POLL_SECONDS = 0.05  # how soon a worker waiting on an abandoned request is stopped
 
@@ -944,21 +735,29 @@ class WorkerPool:
     :meth:`call` blocks (run it in a thread) until the answer or the deadline; at the
     deadline the process is killed and a fresh one started when next needed. The
     processes are forked from a clean server process that has imported the solvers
+    and the modules ``preload`` names (asked for when the first process starts)
     (``forkserver``), so a fresh one is ready in milliseconds, not seconds.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, preload: Callable[[], Iterable[str]] = tuple) -> None:
         self._context = multiprocessing.get_context("forkserver")
-        self._context.set_forkserver_preload(WORKER_MODULES)
+        self._preload: Callable[[], Iterable[str]] | None = preload
         self._idle: list[_Worker] = []
         self._busy: set[_Worker] = set()
         self._lock = threading.Lock()
+
+    def _start(self) -> _Worker:
+        """A fresh worker; the first one starts the process workers are forked from."""
+        if self._preload is not None:
+            self._context.set_forkserver_preload([*WORKER_MODULES, *self._preload()])
+            self._preload = None
+        return _Worker(self._context)
 
     def _take(self) -> _Worker:
         with self._lock:
             worker = self._idle.pop() if self._idle else None
         if worker is None or not worker.process.is_alive():
-            worker = _Worker(self._context)
+            worker = self._start()
         with self._lock:
             self._busy.add(worker)
         return worker
@@ -1005,7 +804,7 @@ class WorkerPool:
     def warm(self) -> None:
         """Start one idle worker, and with it the process workers are forked from, so
         that no request's time limit is spent starting them (a second or so)."""
-        worker = _Worker(self._context)
+        worker = self._start()
         with self._lock:
             self._idle.append(worker)
 
@@ -1024,38 +823,134 @@ class WorkerPool:
             worker.stop()
 
 
+class Lanes:
+    """The two lanes of one application: :meth:`work` runs cheap work in a worker
+    thread, :meth:`offload` work whose cost the request decides in a worker process,
+    and :meth:`play` picks the lane by game (:data:`THREAD_LANE_GAMES`). Each lane
+    admits a bounded number of requests (:class:`Admission`)."""
+
+    def __init__(self, limits: Limits, pool: WorkerPool) -> None:
+        self.limits = limits
+        self.pool = pool
+        self.cheap = Admission("cheap", limits.threads + limits.queue, retry_after=1)
+        self.costly = Admission(
+            "costly", limits.processes + limits.process_queue, math.ceil(limits.time_limit)
+        )
+        self._limiters: dict[str, anyio.CapacityLimiter] = {}  # made inside the event loop
+
+    def _limiter(self, lane: str) -> anyio.CapacityLimiter:
+        if not self._limiters:
+            self._limiters["cheap"] = anyio.CapacityLimiter(self.limits.threads)
+            self._limiters["costly"] = anyio.CapacityLimiter(self.limits.processes)
+        return self._limiters[lane]
+
+    def cap(self, limit: int) -> int:
+        """A page size within :attr:`Limits.max_page`."""
+        return min(limit, self.limits.max_page)
+
+    async def work(self, function: Callable[[], T]) -> T:
+        """Run cheap work in a worker thread; past the time limit, a 503."""
+        with self.cheap.admit():
+            try:
+                with anyio.fail_after(self.limits.time_limit):
+                    return await anyio.to_thread.run_sync(
+                        function, abandon_on_cancel=True, limiter=self._limiter("cheap")
+                    )
+            except TimeoutError as error:
+                raise SolverLimitError(
+                    f"the work took longer than {self.limits.time_limit:g} s "
+                    "(the server's time limit)"
+                ) from error
+
+    async def offload(self, function: Callable[..., T], *arguments: Any) -> T:
+        """Run ``function(*arguments)`` in a worker process, killed when its time is up."""
+        with self.costly.admit():
+            deadline = time.monotonic() + self.limits.time_limit
+            abandoned = threading.Event()
+            try:
+                return await anyio.to_thread.run_sync(
+                    self.pool.call, deadline, abandoned, function, *arguments,
+                    abandon_on_cancel=True, limiter=self._limiter("costly"),
+                )  # fmt: skip
+            finally:
+                abandoned.set()  # cancelled (the client went, the server stops): kill it
+
+    async def play(self, game: str, function: Callable[..., T], *arguments: Any) -> T:
+        """Run ``function(game, *arguments)`` in the lane of ``game``."""
+        if game in THREAD_LANE_GAMES:
+            return await self.work(functools.partial(function, game, *arguments))
+        return await self.offload(function, game, *arguments)
+
+
 # ---------------------------------------------------------------------- the work
 
 
 _Z3_LOCK = threading.Lock()  # Z3's default context is not safe to share between threads
 
 
+@functools.cache
+def _option_specs(name: str) -> tuple[OptionSpec, ...]:
+    """The rule options game ``name`` reads, as the registry describes them (an entry
+    that lists only their names gives each its default, no list of values and no rule).
+
+    >>> [spec.name for spec in _option_specs("sevenyears")][:2]
+    ['turmoil_end', 'conflict_end']
+    """
+    entry = game_entry(name)
+    described = getattr(entry, "option_specs", None)  # a method or a property
+    if described is not None:
+        return tuple(described() if callable(described) else described)
+    defaults = load_game(name).options.to_json()
+    return tuple(
+        OptionSpec(option, None, defaults.get(option), "") for option in entry.option_names
+    )
+
+
+def _options_key(options: Any, path: str) -> str:
+    """Rule options as the key of :func:`_registered_game`: a JSON object's text, its
+    names sorted, or ``null``."""
+    try:
+        return json.dumps(options if isinstance(options, dict) else None, sort_keys=True)
+    except (TypeError, ValueError) as error:
+        raise InputError("rule options are JSON values", path=path) from error
+
+
 @functools.lru_cache(maxsize=64)
 def _registered_game(name: str, options_key: str) -> Any:
+    """The game ``name`` with the options of ``options_key`` (kept: a game loads its
+    data once); an option naming a file is refused (:data:`FILE_OPTIONS`)."""
     options = json.loads(options_key)
-    if name == "lod" and isinstance(options, dict) and options.get("deck") is not None:
-        raise InputError("a deck file cannot be named over HTTP", path="options.deck")
+    if isinstance(options, dict):
+        for spec in _option_specs(name):
+            if (
+                spec.allowed is None
+                and spec.name in FILE_OPTIONS
+                and options.get(spec.name) is not None
+            ):
+                raise InputError("a file cannot be named over HTTP: leave it out for the "
+                                 "bundled one", path=f"options.{spec.name}",
+                                 allowed=["null"])  # fmt: skip
     return load_game(name, options if isinstance(options, dict) else None)
 
 
-def _sevenyears_game(options_key: str) -> Any:
-    return _registered_game("sevenyears", options_key)
-
-
 def _game_state(name: str, raw: JsonObject) -> tuple[Any, Any]:
-    """The game ``name`` (with the state's rule options) and the state, validated."""
+    """The game ``name`` (with the state's rule options) and the state, validated; a
+    state of another game is refused at ``state.game``."""
     with _reading("state"):
+        named = raw.get("game")
+        if named != name:
+            raise InputError(f"a state of {named!r}, not of {name}", path="game",
+                             allowed=[name])  # fmt: skip
         options = raw.get("options")
-        try:
-            key = json.dumps(options if isinstance(options, dict) else None, sort_keys=True)
-        except (TypeError, ValueError) as error:
-            raise InputError("rule options are JSON values", path="options") from error
-        game = _registered_game(name, key)
+        if options is not None and not isinstance(options, dict):
+            raise InputError("rule options are an object of names and values", path="options")
+        game = _registered_game(name, _options_key(options, "options"))
         return game, game.state_from_json(raw)
 
 
-def _sevenyears_state(raw: JsonObject) -> tuple[Any, Any]:
-    return _game_state("sevenyears", raw)
+def _read_move(game: Any, raw: JsonObject) -> Any:
+    with _reading("move"):
+        return game.move_from_json(raw)
 
 
 def _first_decision(game: Any, seed: int) -> Any:
@@ -1069,155 +964,6 @@ def _first_decision(game: Any, seed: int) -> Any:
     return state
 
 
-def _sevenyears_new(seed: int) -> SevenYearsApplyResponse:
-    """The first decision of a seeded game (as ``legalis new sevenyears``)."""
-    game = _sevenyears_game("null")
-    state = _first_decision(game, seed)
-    return SevenYearsApplyResponse(state=state.to_json(), summary=game.summary(state))
-
-
-def _lod_new(body: LodNew) -> LodStateResponse:
-    """The first decision of a seeded LoD game: the deck prepared, the card's dice rolled."""
-    options = {"scenario": body.scenario, "nonplayers": body.nonplayers}
-    try:
-        game = _registered_game("lod", json.dumps(options, sort_keys=True))
-    except InputError as error:  # the body's fields are the game's options
-        raise InputError(error.message, path=(error.path or "").removeprefix("options."),
-                         allowed=error.allowed) from error  # fmt: skip
-    state = _first_decision(game, body.seed)
-    return LodStateResponse(state=state.to_json(), summary=game.summary(state))
-
-
-def _lod_move(game: Any, raw: JsonObject) -> Any:
-    with _reading("move"):
-        return game.move_from_json(raw)
-
-
-def _lod_moves(body: LodMoves, limit: int) -> LodMovesResponse:
-    game, state = _game_state("lod", body.state)
-    count, moves = _page(state.legal_moves(), body.offset, limit)
-    return LodMovesResponse(
-        to_move=state.to_move,
-        count=count,
-        offset=body.offset,
-        limit=limit,
-        moves=[game.move_to_json(move) for move in moves],
-        descriptions=[game.describe_move(move) for move in moves],
-    )
-
-
-def _lod_check(body: LodMove) -> LodVerdictResponse:
-    game, state = _game_state("lod", body.state)
-    move = _lod_move(game, body.move)
-    verdict = state.legal_moves().verdict(move)
-    return LodVerdictResponse(move=game.move_to_json(move), description=game.describe_move(move),
-                              legal=verdict.legal, reason=verdict.reason,
-                              rule=verdict.rule)  # fmt: skip
-
-
-def _lod_apply(body: LodMove) -> LodStateResponse:
-    game, state = _game_state("lod", body.state)
-    state.play(_lod_move(game, body.move))
-    return LodStateResponse(state=state.to_json(), summary=game.summary(state))
-
-
-def _lod_bot_move(body: LodBotMove) -> LodBotMoveResponse:
-    """The move the seat chooses (chance's, at a chance move) and the state after it."""
-    from legalis.model.core.randomness import LoggedRandom
-    from legalis.solver.players import automatic_player
-
-    game, state = _game_state("lod", body.state)
-    if state.is_over:
-        raise InputError("the game is over: no one is to move", path="state")
-    by, rng = state.to_move, LoggedRandom(body.seed)
-    if state.is_chance:
-        move = state.sample_chance(rng)
-    else:
-        if body.seat == "nonplayer" and by not in game.options.nonplayers:
-            raise InputError(f"the {by} are not a Non-player in this game (its option "
-                             "nonplayers)", path="seat",
-                             allowed=["random", "greedy"])  # fmt: skip
-        move = automatic_player(body.seat, game, by).choose(state, rng)
-    described = game.describe_move(move)
-    state.play(move)
-    return LodBotMoveResponse(by=by, move=game.move_to_json(move), description=described,
-                              state=state.to_json(), summary=game.summary(state))  # fmt: skip
-
-
-def _sevenyears_move(game: Any, raw: JsonObject) -> Any:
-    with _reading("move"):
-        return game.move_from_json(raw)
-
-
-@functools.lru_cache(maxsize=16)
-def _scenario(game: str, name: str) -> Any:
-    from legalis.model.coin.scenarios import load_scenario
-
-    return load_scenario(game, name)  # states are never changed in place: safe to share
-
-
-@functools.lru_cache(maxsize=4)
-def _bundled_deck(game: str) -> Any:
-    from legalis.model.coin.deck import bundled_deck
-
-    return bundled_deck(game)
-
-
-def _coin_deck(game: str, raw: JsonObject | None) -> Any:
-    if raw is None:
-        return _bundled_deck(game)
-    from legalis.model.coin.deck import deck_from_toml, of_game
-
-    with _reading("deck"):
-        deck = deck_from_toml(raw)
-    return of_game(deck, game, "deck.game")
-
-
-def _coin_state(game: str, body: EventRequest) -> Any:
-    from legalis.model.coin.scenarios import scenario_names
-    from legalis.model.coin.state import state_from_json
-
-    if (body.state is None) == (body.scenario is None):
-        raise InputError(
-            "give a state or a scenario (not both)", path="state", allowed=scenario_names(game)
-        )
-    if body.scenario is not None:
-        names = scenario_names(game)
-        if body.scenario not in names:
-            raise InputError(f"no scenario {body.scenario!r}", path="scenario", allowed=names)
-        return _scenario(game, body.scenario)
-    with _reading("state"):
-        return state_from_json(body.state, game)
-
-
-@functools.lru_cache(maxsize=512)
-def _scenario_view(game: str, scenario: str, card: int, side: str, faction: str) -> Any:
-    """The view of a bundled scenario and sample-deck card (its counts are kept)."""
-    from legalis.solver.events import legal_event_moves
-
-    return legal_event_moves(
-        _scenario(game, scenario), _bundled_deck(game).card(card), side, faction
-    )
-
-
-def _event_view(game: str, body: EventRequest) -> Any:
-    from legalis.solver.events import legal_event_moves
-
-    deck = _coin_deck(game, body.deck)
-    card = deck.card(body.card)
-    side: str | None = body.side
-    if side is None:
-        printed = [name for name in ("unshaded", "shaded") if getattr(card, name) is not None]
-        if len(printed) != 1:
-            raise InputError("a dual-use card: pick a side (5.2)", path="side", allowed=printed)
-        side = printed[0]
-    card.side(side)  # an unprinted side is an input error (5.2)
-    if body.scenario is not None and body.state is None and body.deck is None:
-        _coin_state(game, body)  # checks the scenario's name
-        return _scenario_view(game, body.scenario, body.card, side, body.faction)
-    return legal_event_moves(_coin_state(game, body), card, side, body.faction)
-
-
 def _page(view: Any, offset: int, limit: int) -> tuple[int, list[Any]]:
     """The count of ``view`` and its moves ``offset .. offset + limit - 1``."""
     count = int(view.count())
@@ -1227,163 +973,130 @@ def _page(view: Any, offset: int, limit: int) -> tuple[int, list[Any]]:
     return count, [view.nth(index) for index in range(offset, end)]
 
 
-def _event_body(move: Any) -> EventMoveDocument:
-    return EventMoveDocument.model_validate(move.to_json())
-
-
-def _event_moves(game: str, body: EventMovesRequest, limit: int) -> EventMovesResponse:
-    view = _event_view(game, body)
-    count, moves = _page(view, body.offset, limit)
-    return EventMovesResponse(
-        card=view.card.number,
-        side=view.side_name,
-        faction=view.faction,
-        count=count,
-        offset=body.offset,
-        limit=limit,
-        moves=[_event_body(move) for move in moves],
-    )
-
-
-def _event_move(body: EventMoveRequest) -> Any:
-    from legalis.solver.events import event_move_from_json
-
-    return event_move_from_json(body.move.model_dump(mode="json"), path="move")
-
-
-def _event_check(game: str, body: EventMoveRequest) -> EventVerdictResponse:
-    view = _event_view(game, body)
-    move = _event_move(body)
-    verdict = view.explain(move)
-    return EventVerdictResponse(
-        move=_event_body(move), legal=verdict.legal, reason=verdict.reason, rule=verdict.rule
-    )
-
-
-def _event_apply(game: str, body: EventMoveRequest) -> EventApplyResponse:
-    view = _event_view(game, body)
-    return EventApplyResponse(state=view.apply(_event_move(body)).to_json())
-
-
-def _verify_deck(game: str, raw: JsonObject, strict: bool) -> DeckReport:
-    from legalis.verify.coin import verify_coin
-
-    deck = _coin_deck(game, raw)
-    with _Z3_LOCK:
-        report = verify_coin(game, deck, strict=strict)
-    return DeckReport.model_validate(report.to_json())
-
-
-def _fixtures(game: str, per_rule: int, seed: int) -> FixturesResponse:
-    from legalis.verify.fixtures import build_fixtures
-
-    with _Z3_LOCK:
-        manifest, built = build_fixtures(game, per_rule=per_rule, seed=seed)
-    return FixturesResponse(manifest=manifest.to_json(), fixtures=built)
-
-
-# ---------------------------------------------------------------------- EU:PoP work
-
-_EU_FIELDS = {"check": "move", "choose": "choices"}
-
-
-@contextmanager
-def _eupop_reading() -> Iterator[None]:
-    """Input errors raised inside, with paths of the request body: a command-line
-    option (``--areas``) is the field of that name, the Event's effects the ``event``,
-    anything else a field of the state."""
-    try:
-        yield
-    except InputError as error:
-        path = error.path or ""
-        if path.startswith("--"):
-            path = _EU_FIELDS.get(path[2:], path[2:])
-        elif path.startswith("effects"):  # the Event's effects name a place the map lacks
-            path = "event"
-        else:
-            path = within("state", path)
-        raise InputError(
-            error.message, source=error.source, path=path, allowed=error.allowed
-        ) from error
-
-
-def _eupop_state(raw: JsonObject) -> Any:
-    from legalis.model.eupop.state import state_from_json
-
-    with _reading("state"):
-        return state_from_json(raw)
-
-
-def _eupop_summary(state: Any) -> JsonObject:
+def _where(game: Any, state: Any) -> dict[str, Any]:
+    """What every answer with a state says of it: the fields of :class:`StateResponse`."""
     return {
-        "players": list(state.players),
-        "active": state.active,
-        "age": state.age,
-        "realms": len(state.realms),
-        "provinces": len(state.provinces),
-        "areas": len(state.areas),
+        "game": game.name,
+        "state": state.to_json(),
+        "to_move": state.to_move,
+        "is_over": state.is_over,
+        "result": game.result_of(state),
+        "summary": game.summary(state),
     }
 
 
-def _eupop_view(body: EuEffectRequest) -> tuple[Any, Any]:
-    """The view of the request's effect, and the type of its moves."""
-    from legalis.solver.eupop_play import effect_view
-
-    options = PlayOptions.from_json(body.options)
-    state = _eupop_state(body.state)
-    with _eupop_reading():
-        return effect_view(
-            state,
-            body.effect,
-            body.player,
-            amount=body.amount,
-            areas=body.areas,
-            targets=body.targets,
-            provinces=body.provinces,
-            places=body.places,
-            vassal=body.vassal,
-            ships=body.ships,
-            colour=body.colour,
-            options=options,
-        )
+def _new(name: str, body: NewRequest) -> StateResponse:
+    """The first decision of a seeded game with the body's rule options."""
+    with _reading("options"):
+        game = _registered_game(name, _options_key(body.options, "options"))
+    return StateResponse(**_where(game, _first_decision(game, body.seed)))
 
 
-@functools.cache
-def _eupop_catalogue() -> Any:
-    from legalis.model.eupop.events import load_catalogue
-
-    return load_catalogue()  # read once; never changed
+def _validate(name: str, body: StateRequest) -> ValidateResponse:
+    game, state = _game_state(name, body.state)
+    return ValidateResponse(ok=True, summary=game.summary(state))
 
 
-def _eupop_resolve(body: EuResolveRequest, page: int) -> EuResolveResponse:
-    from legalis.solver.eupop_play import resolve
-
-    options = PlayOptions.from_json(body.options)
-    state = _eupop_state(body.state)
-    event = _eupop_catalogue().event(body.event, path="event")
-    with _eupop_reading():
-        outcome = resolve(
-            state, event.effects, event.symbols, auto=body.auto, choices=body.choices,
-            seed=body.seed, options=options,
-        )  # fmt: skip
-    return EuResolveResponse.model_validate(
-        {"event": body.event, "seed": body.seed, **outcome.to_json(page)}
-    )
+def _moves(name: str, body: MovesRequest, limit: int) -> MovesResponse:
+    game, state = _game_state(name, body.state)
+    count, moves = _page(state.legal_moves(), body.offset, limit)
+    listed = [ListedMove(move=game.move_to_json(move), description=game.describe_move(move),
+                         group=game.move_group(move)) for move in moves]  # fmt: skip
+    return MovesResponse(game=name, to_move=state.to_move, count=count, offset=body.offset,
+                         limit=limit, moves=listed)  # fmt: skip
 
 
-def _eupop_deck(body: EuDeckRequest) -> EuDeckResponse:
-    from legalis.model.eupop.deck import deck_document, load_scenario, scenario_names
+def _check(name: str, body: MoveRequest) -> VerdictResponse:
+    game, state = _game_state(name, body.state)
+    move = _read_move(game, body.move)
+    verdict = state.legal_moves().verdict(move)
+    return VerdictResponse(move=game.move_to_json(move), description=game.describe_move(move),
+                           legal=verdict.legal, reason=verdict.reason,
+                           rule=verdict.rule)  # fmt: skip
 
-    flag = {"randomize_x": True} if body.randomize_x else {}  # short for that option
-    options = DeckOptions.from_json({**body.options, **flag})
-    names = scenario_names()
-    if body.scenario not in names:  # a bundled scenario only: never a file of the server's
-        raise InputError(f"no scenario {body.scenario!r}", path="scenario", allowed=names)
-    document, _ = deck_document(
-        load_scenario(body.scenario), _eupop_catalogue(), body.seed,
-        options=options, players=body.players,
-    )  # fmt: skip
-    return EuDeckResponse.model_validate(document)
+
+def _apply(name: str, body: MoveRequest) -> AppliedResponse:
+    game, state = _game_state(name, body.state)
+    move = _read_move(game, body.move)
+    described = game.describe_move(move)
+    state.play(move)  # an illegal move raises with its rule
+    return AppliedResponse(move=game.move_to_json(move), description=described,
+                           **_where(game, state))  # fmt: skip
+
+
+def _check_seat(game: Any, seat: str, by: str | None) -> None:
+    """Refuse at ``seat`` a kind of seat the game has none of, or a ``nonplayer`` for
+    the seat ``by`` (None: chance decides) that the game's options do not give the
+    rules; the error lists the kinds that would move."""
+    from legalis.solver.players import NONPLAYER, seat_kinds
+
+    kinds = [kind for kind in seat_kinds(game) if kind != HUMAN]
+    if seat not in kinds:
+        raise InputError(f"{game.title} has no {seat!r} seat", path="seat", allowed=kinds)
+    options = game.options.to_json()
+    given = options.get(NONPLAYERS_OPTION)
+    if seat == NONPLAYER and by is not None and given is not None and by not in given:
+        raise InputError(f"the {by} are not a Non-player in this game (its option "
+                         f"{NONPLAYERS_OPTION})", path="seat",
+                         allowed=[kind for kind in kinds if kind != NONPLAYER])  # fmt: skip
+
+
+def _bot_move(name: str, body: BotMoveRequest) -> BotMoveResponse:
+    """The move the seat chooses (chance's, at a chance move) and the state after it."""
+    from legalis.model.core.randomness import LoggedRandom
+    from legalis.solver.players import automatic_player
+
+    game, state = _game_state(name, body.state)
+    if state.is_over:
+        raise InputError("the game is over: no one is to move", path="state")
+    by, rng = state.to_move, LoggedRandom(body.seed)
+    _check_seat(game, body.seat, None if state.is_chance else by)
+    if state.is_chance:
+        move = state.sample_chance(rng)
+    else:
+        move = automatic_player(body.seat, game, by).choose(state, rng)
+    described = game.describe_move(move)
+    state.play(move)
+    return BotMoveResponse(by=by, move=game.move_to_json(move), description=described,
+                           **_where(game, state))  # fmt: skip
+
+
+VERIFY_FIELDS = ("options", "rules", "strict")  # fields of the body a verifier names itself
+DATA_NAMES = ("deck",)  # what a verifier may call the document it reads: ``data`` here
+
+
+def _data_path(path: str | None) -> str:
+    """A verifier's error path as a path of the request body.
+
+    >>> _data_path("deck.card[2].number"), _data_path("events"), _data_path("options.x")
+    ('data.card[2].number', 'data.events', 'options.x')
+    """
+    head = (path or "").split(".", 1)[0].split("[", 1)[0]
+    if head in VERIFY_FIELDS:
+        return str(path)
+    if head in DATA_NAMES:
+        return "data" + str(path)[len(head) :]
+    return within("data", path)
+
+
+def _verify(name: str, body: VerifyRequest) -> VerifyResponse:
+    check = verifier(name)
+    given = VerifyInput(data=body.data, source=None, options=body.options, rules=body.rules,
+                        strict=body.strict)  # fmt: skip
+    try:
+        with _Z3_LOCK:
+            report = check(given)
+    except InputError as error:
+        raise InputError(error.message, source=error.source, path=_data_path(error.path),
+                         allowed=error.allowed) from error  # fmt: skip
+    return VerifyResponse.model_validate({**report.to_json(), "ok": report.ok})
+
+
+def _fixtures(name: str, per_rule: int, seed: int) -> FixturesResponse:
+    make = fixture_maker(name)
+    with _Z3_LOCK:
+        built = make(None, per_rule=per_rule, seed=seed)
+    return FixturesResponse.model_validate(built)
 
 
 @functools.cache
@@ -1393,412 +1106,163 @@ def _schemas() -> dict[str, JsonObject]:
     return schemas()
 
 
+def _process_lane_modules() -> list[str]:
+    """The modules of the games whose requests run in worker processes, for the
+    processes to start with them imported (a LoD game's code takes half a second)."""
+    return [
+        type(_registered_game(name, "null")).__module__
+        for name in games()
+        if name not in THREAD_LANE_GAMES
+    ]
+
+
+def _game_info(name: str) -> GameInfo:
+    """What ``GET /v1/games`` says of game ``name``."""
+    from legalis.solver.players import seat_kinds
+
+    game = _registered_game(name, "null")
+    extra = [capability for capability in CAPABILITIES if name in with_capability(capability)]
+    documents = [f"{name}-game-state", f"{name}-move"]
+    documents += [schema for capability in extra for schema in CAPABILITY_SCHEMAS[capability]]
+    return GameInfo(
+        name=name,
+        title=game.title,
+        players=list(game.players),
+        seat_kinds=list(seat_kinds(game)),
+        options=[OptionInfo(**spec.to_json()) for spec in _option_specs(name)],
+        supports=[*PLAY, *extra],
+        schemas=[document for document in documents if document in _schemas()],
+    )
+
+
 @functools.cache
 def _games() -> GamesResponse:
-    from legalis.model.coin.scenarios import scenario_names
-    from legalis.model.eupop.deck import scenario_names as scenario_names_eupop
-
-    listed = [
-        GameInfo(
-            name=name,
-            title=game_entry(name).title,
-            supports=["validate", "moves", "check", "apply"] if name == "sevenyears" else [],
-            options=list(game_entry(name).option_names),
-            schemas=[f"{name}-state", f"{name}-move", "finding"],
-        )
-        for name in games()
-        if name not in COIN_GAMES
-    ]
-    whole = ["new", "moves", "check", "apply", "bot-move"]
-    titles = {"lod": "Liberty or Death", "fitl": "Fire in the Lake"}
-    listed += [
-        GameInfo(
-            name=name,
-            title=titles[name],
-            supports=[
-                *(whole if name in games() else []),
-                "event-moves",
-                "event-check",
-                "event-apply",
-                "verify-deck",
-                "fixtures",
-            ],
-            options=list(game_entry(name).option_names) if name in games() else [],
-            scenarios=scenario_names(name),
-            schemas=[
-                f"{name}-state",
-                "coin-event-move",
-                "coin-deck",
-                "coin-deck-report",
-                "finding",
-                "fixture",
-                "fixture-manifest",
-                *(["sequence-fixture"] if name == "lod" else []),
-            ],
-        )
-        for name in COIN_GAMES
-    ]
-    listed.append(
-        GameInfo(
-            name="eupop",
-            title="Europa Universalis: The Price of Power",
-            supports=[
-                "eupop-validate",
-                "eupop-moves",
-                "eupop-check",
-                "eupop-resolve",
-                "eupop-deck",
-            ],
-            scenarios=scenario_names_eupop(),
-            schemas=["eupop-state", "finding"],
-        )
-    )
-    return GamesResponse(version=API_VERSION, games=listed)
+    return GamesResponse(version=API_VERSION, games=[_game_info(name) for name in games()])
 
 
 # ---------------------------------------------------------------------- the application
 
 
+def _registered(
+    game: Annotated[str, PathParameter(description="A registered game (GET /v1/games).",
+                                       json_schema_extra={"enum": games()})],
+) -> str:  # fmt: skip
+    """The ``{game}`` of a path, refused (422 at ``game``, with the games) before the
+    body is read when the registry does not know it."""
+    game_entry(game)
+    return game
+
+
+def _verified(
+    game: Annotated[str, PathParameter(description="A game whose data can be verified.",
+                                       json_schema_extra={"enum": with_capability("verify")})],
+) -> str:  # fmt: skip
+    verifier(game)
+    return game
+
+
+def _fixtured(
+    game: Annotated[str, PathParameter(description="A game with edge-case fixtures.",
+                                       json_schema_extra={"enum": with_capability("fixtures")})],
+) -> str:  # fmt: skip
+    fixture_maker(game)
+    return game
+
+
+RegisteredGame = Annotated[str, Depends(_registered)]
+VerifiedGame = Annotated[str, Depends(_verified)]
+FixturedGame = Annotated[str, Depends(_fixtured)]
+
+
 def create_app(limits: Limits | None = None) -> FastAPI:
     """The API application, held to ``limits`` (default :class:`Limits`)."""
+    from legalis.legacy_http import DeprecationHeaders, legacy_links, legacy_router
+
     bounds = limits or Limits()
-    pool = WorkerPool()
+    pool = WorkerPool(preload=_process_lane_modules)
     app = FastAPI(
         title="legalis",
         lifespan=_closing(pool),
         default_response_class=AsciiJSONResponse,
         version=API_VERSION,
         description=(
-            "Legal moves, move checks, move application and deck verification for "
-            "The Seven Years War, Liberty or Death, Fire in the Lake and the event system "
-            "of Europa Universalis: The Price of Power. Errors share one "
-            "shape: {error, path, allowed, rule}."
+            "New games, legal moves, move checks, move application, automatic players, "
+            "verification and edge-case fixtures for every registered game (GET /v1/games), "
+            "one shape for all: POST /v1/{game}/new, validate, moves, check, apply, bot-move, "
+            "verify, fixtures. Errors share one shape: {error, path, allowed, rule}."
         ),
     )
+    lanes = Lanes(bounds, pool)
     app.state.limits = bounds
     app.state.pool = pool
+    app.state.lanes = lanes
     app.add_middleware(BodyLimit, max_bytes=bounds.max_body_bytes, read_seconds=bounds.time_limit)
+    app.add_middleware(DeprecationHeaders)  # outside the body limit: its refusals are marked too
     app.add_exception_handler(InputError, _input_error)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(IllegalMoveError, _illegal_move)
     app.add_exception_handler(SolverLimitError, _solver_limit)
     app.add_exception_handler(Overloaded, _overloaded)
     app.add_exception_handler(StarletteHTTPException, _http_error)
+    v1 = f"/{API_VERSION}"
 
-    cheap = Admission("cheap", bounds.threads + bounds.queue, retry_after=1)
-    costly = Admission(
-        "costly", bounds.processes + bounds.process_queue, math.ceil(bounds.time_limit)
-    )
-    limiters: dict[str, anyio.CapacityLimiter] = {}  # made on first use, inside the event loop
-
-    def limiter(lane: str) -> anyio.CapacityLimiter:
-        if not limiters:
-            limiters["cheap"] = anyio.CapacityLimiter(bounds.threads)
-            limiters["costly"] = anyio.CapacityLimiter(bounds.processes)
-        return limiters[lane]
-
-    async def work(function: Callable[[], T]) -> T:
-        """Run cheap work in a worker thread; past the time limit, a 503."""
-        with cheap.admit():
-            try:
-                with anyio.fail_after(bounds.time_limit):
-                    return await anyio.to_thread.run_sync(
-                        function, abandon_on_cancel=True, limiter=limiter("cheap")
-                    )
-            except TimeoutError as error:
-                raise SolverLimitError(
-                    f"the work took longer than {bounds.time_limit:g} s (the server's time limit)"
-                ) from error
-
-    async def offload(function: Callable[..., T], *arguments: Any) -> T:
-        """Run ``function(*arguments)`` in a worker process, killed when its time is up."""
-        with costly.admit():
-            deadline = time.monotonic() + bounds.time_limit
-            abandoned = threading.Event()
-            try:
-                return await anyio.to_thread.run_sync(
-                    pool.call, deadline, abandoned, function, *arguments,
-                    abandon_on_cancel=True, limiter=limiter("costly"),
-                )  # fmt: skip
-            finally:
-                abandoned.set()  # cancelled (the client went, the server stops): kill it
-
-    async def event_work(function: Callable[..., T], game: str, body: EventRequest,
-                         *arguments: Any) -> T:  # fmt: skip
-        """A bundled scenario and deck are cheap (their views are kept); a state or a
-        deck of the request's own may cost anything."""
-        if body.state is None and body.deck is None:
-            return await work(functools.partial(function, game, body, *arguments))
-        return await offload(function, game, body, *arguments)
-
-    def cap(limit: int) -> int:
-        return min(limit, bounds.max_page)
-
-    @app.get(f"/{API_VERSION}/games", response_model=GamesResponse, tags=["games"])
+    @app.get(f"{v1}/games", response_model=GamesResponse, tags=["games"])
     async def list_games() -> GamesResponse:
-        """The games served, and what the API does for each."""
+        """The registered games: seats, rule options, endpoints and document schemas."""
         return _games()  # built once, then a lookup: no need to queue for a worker
 
-    @app.post(
-        f"/{API_VERSION}/sevenyears/new",
-        response_model=SevenYearsApplyResponse,
-        responses=_errors(413, 422, 503),
-        tags=["sevenyears"],
-    )
-    async def sevenyears_new(body: SevenYearsNew) -> SevenYearsApplyResponse:
-        """A new game's first decision, after seeded chance moves (the shuffle)."""
-        return await work(functools.partial(_sevenyears_new, body.seed))
+    @app.post(f"{v1}/{{game}}/new", response_model=StateResponse,
+              responses=_errors(413, 422, 503), tags=["play"])  # fmt: skip
+    async def new(game: RegisteredGame, body: NewRequest) -> StateResponse:
+        """A new game with these rule options: its first decision, after the seeded
+        chance moves (the shuffle, the deck, the dice)."""
+        return await lanes.play(game, _new, body)
 
-    @app.post(
-        f"/{API_VERSION}/sevenyears/validate",
-        response_model=ValidateResponse,
-        responses=_errors(413, 422, 503),
-        tags=["sevenyears"],
-    )
-    async def sevenyears_validate(body: SevenYearsState) -> ValidateResponse:
-        """Validate a Seven Years War state; a bad field is a 422 with its path."""
+    @app.post(f"{v1}/{{game}}/validate", response_model=ValidateResponse,
+              responses=_errors(413, 422, 503), tags=["play"])  # fmt: skip
+    async def validate(game: RegisteredGame, body: StateRequest) -> ValidateResponse:
+        """Validate a state; a bad field is a 422 with its path."""
+        return await lanes.play(game, _validate, body)
 
-        def run() -> ValidateResponse:
-            game, state = _sevenyears_state(body.state)
-            return ValidateResponse(ok=True, summary=game.summary(state))
-
-        return await work(run)
-
-    @app.post(
-        f"/{API_VERSION}/sevenyears/moves",
-        response_model=SevenYearsMovesResponse,
-        responses=_errors(413, 422, 503),
-        tags=["sevenyears"],
-    )
-    async def sevenyears_moves(body: SevenYearsMoves) -> SevenYearsMovesResponse:
-        """The number of legal moves at a state and one page of them."""
-
-        def run() -> SevenYearsMovesResponse:
-            game, state = _sevenyears_state(body.state)
-            limit = cap(body.limit)
-            count, moves = _page(state.legal_moves(), body.offset, limit)
-            return SevenYearsMovesResponse(
-                to_move=state.to_move,
-                count=count,
-                offset=body.offset,
-                limit=limit,
-                moves=[game.move_to_json(move) for move in moves],
-            )
-
-        return await work(run)
-
-    @app.post(
-        f"/{API_VERSION}/sevenyears/check",
-        response_model=VerdictResponse,
-        responses=_errors(413, 422, 503),
-        tags=["sevenyears"],
-    )
-    async def sevenyears_check(body: SevenYearsMove) -> VerdictResponse:
-        """Is this move legal here? The reason and the rule either way."""
-
-        def run() -> VerdictResponse:
-            game, state = _sevenyears_state(body.state)
-            move = _sevenyears_move(game, body.move)
-            verdict = state.legal_moves().verdict(move)
-            return VerdictResponse(
-                move=game.move_to_json(move),
-                legal=verdict.legal,
-                reason=verdict.reason,
-                rule=verdict.rule,
-            )
-
-        return await work(run)
-
-    @app.post(
-        f"/{API_VERSION}/sevenyears/apply",
-        response_model=SevenYearsApplyResponse,
-        responses=_errors(409, 413, 422, 503),
-        tags=["sevenyears"],
-    )
-    async def sevenyears_apply(body: SevenYearsMove) -> SevenYearsApplyResponse:
-        """The state after a move; an illegal move is a 409 naming the rule."""
-
-        def run() -> SevenYearsApplyResponse:
-            game, state = _sevenyears_state(body.state)
-            move = _sevenyears_move(game, body.move)
-            state.play(move)
-            return SevenYearsApplyResponse(state=state.to_json(), summary=game.summary(state))
-
-        return await work(run)
-
-    # Liberty or Death as a whole game: a state may cost anything, so in a worker process.
-    lod = f"/{API_VERSION}/lod"
-
-    @app.post(f"{lod}/new", response_model=LodStateResponse, responses=_errors(413, 422, 503),
-              tags=["lod"])  # fmt: skip
-    async def lod_new(body: LodNew) -> LodStateResponse:
-        """A new game's first decision, after the seeded chance moves (the deck, the dice)."""
-        return await offload(_lod_new, body)
-
-    @app.post(f"{lod}/moves", response_model=LodMovesResponse, responses=_errors(413, 422, 503),
-              tags=["lod"])  # fmt: skip
-    async def lod_moves(body: LodMoves) -> LodMovesResponse:
+    @app.post(f"{v1}/{{game}}/moves", response_model=MovesResponse,
+              responses=_errors(413, 422, 503), tags=["play"])  # fmt: skip
+    async def moves(game: RegisteredGame, body: MovesRequest) -> MovesResponse:
         """The number of legal moves at a state and one page of them, described."""
-        return await offload(_lod_moves, body, cap(body.limit))
+        return await lanes.play(game, _moves, body, lanes.cap(body.limit))
 
-    @app.post(f"{lod}/check", response_model=LodVerdictResponse,
-              responses=_errors(413, 422, 503), tags=["lod"])  # fmt: skip
-    async def lod_check(body: LodMove) -> LodVerdictResponse:
+    @app.post(f"{v1}/{{game}}/check", response_model=VerdictResponse,
+              responses=_errors(413, 422, 503), tags=["play"])  # fmt: skip
+    async def check(game: RegisteredGame, body: MoveRequest) -> VerdictResponse:
         """Is this move legal here? The reason and the rule either way."""
-        return await offload(_lod_check, body)
+        return await lanes.play(game, _check, body)
 
-    @app.post(f"{lod}/apply", response_model=LodStateResponse,
-              responses=_errors(409, 413, 422, 503), tags=["lod"])  # fmt: skip
-    async def lod_apply(body: LodMove) -> LodStateResponse:
+    @app.post(f"{v1}/{{game}}/apply", response_model=AppliedResponse,
+              responses=_errors(409, 413, 422, 503), tags=["play"])  # fmt: skip
+    async def apply(game: RegisteredGame, body: MoveRequest) -> AppliedResponse:
         """The state after a move; an illegal move is a 409 naming the rule."""
-        return await offload(_lod_apply, body)
+        return await lanes.play(game, _apply, body)
 
-    @app.post(f"{lod}/bot-move", response_model=LodBotMoveResponse,
-              responses=_errors(413, 422, 503), tags=["lod"])  # fmt: skip
-    async def lod_bot_move(body: LodBotMove) -> LodBotMoveResponse:
-        """The move a seat (nonplayer, random, greedy) makes for the Faction to move, and
-        the state after it."""
-        return await offload(_lod_bot_move, body)
+    @app.post(f"{v1}/{{game}}/bot-move", response_model=BotMoveResponse,
+              responses=_errors(413, 422, 503), tags=["play"])  # fmt: skip
+    async def bot_move(game: RegisteredGame, body: BotMoveRequest) -> BotMoveResponse:
+        """The move an automatic seat (random, greedy, the game's own nonplayer) makes
+        for the seat to move, or chance's at a chance move, and the state after it."""
+        return await lanes.play(game, _bot_move, body)
 
-    @app.post(
-        f"/{API_VERSION}/{{game}}/event-moves",
-        response_model=EventMovesResponse,
-        responses=_errors(413, 422, 503),
-        tags=["coin"],
-    )
-    async def event_moves(
-        game: CoinGame,
-        body: Annotated[EventMovesRequest, Body(openapi_examples=EVENT_MOVES_EXAMPLES)],
-    ) -> EventMovesResponse:
-        """Every legal way to execute an event: the count and one page."""
-        return await event_work(_event_moves, game, body, cap(body.limit))
+    @app.post(f"{v1}/{{game}}/verify", response_model=VerifyResponse,
+              responses=_errors(413, 422, 503), tags=["verify"])  # fmt: skip
+    async def verify(game: VerifiedGame, body: VerifyRequest) -> VerifyResponse:
+        """Check the game's data (its deck, card list or catalogue) against its rules,
+        and prove what the rules claim (Z3): the report, `ok` when no error is found."""
+        return await lanes.offload(_verify, game, body)
 
-    @app.post(
-        f"/{API_VERSION}/{{game}}/event-check",
-        response_model=EventVerdictResponse,
-        responses=_errors(413, 422, 503),
-        tags=["coin"],
-    )
-    async def event_check(game: CoinGame, body: EventMoveRequest) -> EventVerdictResponse:
-        """Is this execution of the event legal? The reason and the rule either way."""
-        return await event_work(_event_check, game, body)
-
-    @app.post(
-        f"/{API_VERSION}/{{game}}/event-apply",
-        response_model=EventApplyResponse,
-        responses=_errors(409, 413, 422, 503),
-        tags=["coin"],
-    )
-    async def event_apply(game: CoinGame, body: EventMoveRequest) -> EventApplyResponse:
-        """The state after an execution of the event; an illegal one is a 409."""
-        return await event_work(_event_apply, game, body)
-
-    @app.post(
-        f"/{API_VERSION}/{{game}}/verify-deck",
-        response_model=DeckReport,
-        responses=_errors(413, 422, 503),
-        tags=["coin"],
-    )
-    async def verify_deck(game: CoinGame, body: DeckRequest) -> DeckReport:
-        """Check a deck's event text against the rules and prove the rule set (Z3)."""
-        return await offload(_verify_deck, game, body.deck, body.strict)
-
-    @app.post(
-        f"/{API_VERSION}/{{game}}/fixtures",
-        response_model=FixturesResponse,
-        responses=_errors(413, 422, 503),
-        tags=["coin"],
-    )
-    async def fixtures(game: CoinGame, body: FixturesRequest) -> FixturesResponse:
+    @app.post(f"{v1}/{{game}}/fixtures", response_model=FixturesResponse,
+              responses=_errors(413, 422, 503), tags=["verify"])  # fmt: skip
+    async def fixtures(game: FixturedGame, body: FixturesRequest) -> FixturesResponse:
         """Edge-case states at each rule's boundary, with the legal moves expected there."""
-        return await offload(_fixtures, game, body.per_rule, body.seed)
+        return await lanes.offload(_fixtures, game, body.per_rule, body.seed)
 
-    @app.post(
-        f"/{API_VERSION}/eupop/validate",
-        response_model=ValidateResponse,
-        responses=_errors(413, 422, 503),
-        tags=["eupop"],
-    )
-    async def eupop_validate(body: EuStateRequest) -> ValidateResponse:
-        """Validate an EU:PoP state; a bad field is a 422 with its path."""
-
-        def run() -> ValidateResponse:
-            return ValidateResponse(ok=True, summary=_eupop_summary(_eupop_state(body.state)))
-
-        return await work(run)
-
-    @app.post(
-        f"/{API_VERSION}/eupop/moves",
-        response_model=EuMovesResponse,
-        responses=_errors(413, 422, 503),
-        tags=["eupop"],
-    )
-    async def eupop_moves(body: EuMovesRequest) -> EuMovesResponse:
-        """The legal choices of one effect (16.3) or symbol (16.5): the count and one page."""
-        from legalis.model.eupop.play import jsonable
-
-        def run() -> EuMovesResponse:
-            view, _ = _eupop_view(body)
-            limit = cap(body.limit)
-            with _eupop_reading():
-                count, moves = _page(view, body.offset, limit)
-            return EuMovesResponse(
-                effect=body.effect,
-                player=body.player,
-                count=count,
-                offset=body.offset,
-                limit=limit,
-                moves=[jsonable(move) for move in moves],
-            )
-
-        return await work(run)
-
-    @app.post(
-        f"/{API_VERSION}/eupop/check",
-        response_model=EuVerdictResponse,
-        responses=_errors(413, 422, 503),
-        tags=["eupop"],
-    )
-    async def eupop_check(body: EuCheckRequest) -> EuVerdictResponse:
-        """Is this choice of the effect legal? The reason and the rule either way."""
-        from legalis.model.eupop.play import jsonable
-        from legalis.solver.eupop_play import move_from_json, verdict_of
-
-        def run() -> EuVerdictResponse:
-            view, kind = _eupop_view(body)
-            with _eupop_reading():
-                move = move_from_json(body.move, kind)
-                verdict = verdict_of(view, move)
-            return EuVerdictResponse(
-                move=jsonable(move), legal=verdict.legal, reason=verdict.reason, rule=verdict.rule
-            )
-
-        return await work(run)
-
-    @app.post(
-        f"/{API_VERSION}/eupop/resolve",
-        response_model=EuResolveResponse,
-        response_model_exclude_none=True,
-        responses=_errors(409, 413, 422, 503),
-        tags=["eupop"],
-    )
-    async def eupop_resolve(body: EuResolveRequest) -> EuResolveResponse:
-        """Resolve an Event (16.3, 16.5): all of it with `auto`, otherwise up to the first
-        decision `choices` leaves open; a choice out of range is a 409 naming the rule."""
-        return await work(lambda: _eupop_resolve(body, bounds.max_page))
-
-    @app.post(
-        f"/{API_VERSION}/eupop/deck",
-        response_model=EuDeckResponse,
-        responses=_errors(413, 422, 503),
-        tags=["eupop"],
-    )
-    async def eupop_deck(body: EuDeckRequest) -> EuDeckResponse:
-        """A bundled scenario's Event Deck prepared per Age (16), the first display
-        (16.2) and the deck's problems (16.1)."""
-        return await work(lambda: _eupop_deck(body))
-
-    @app.get(f"/{API_VERSION}/schemas/{{name}}", responses=_errors(422), tags=["games"])
+    @app.get(f"{v1}/schemas/{{name}}", responses=_errors(422), tags=["games"])
     async def schema(
         name: Annotated[str, PathParameter(json_schema_extra={"enum": sorted(_schemas())})],
     ) -> JsonObject:
@@ -1808,7 +1272,8 @@ def create_app(limits: Limits | None = None) -> FastAPI:
             raise InputError(f"no schema {name!r}", path="name", allowed=sorted(published))
         return published[name]
 
-    app.openapi = _documented(app)  # type: ignore[method-assign]
+    app.include_router(legacy_router(lanes))
+    app.openapi = _documented(app, {**_links(), **legacy_links()})  # type: ignore[method-assign]
     return app
 
 
@@ -1840,45 +1305,67 @@ def _components(name: str, schema: JsonObject) -> dict[str, JsonObject]:
     return found
 
 
-def _link(path: str, body: JsonObject, description: str) -> JsonObject:
+def _unpublished(node: Any, components: dict[str, Any]) -> Any:
+    """``node`` with every reference to a component that is not there (a game whose
+    state or move schema is not published) replaced by any JSON object.
+
+    >>> _unpublished({"anyOf": [{"$ref": COMPONENTS + "a"}, {"$ref": COMPONENTS + "b"}]},
+    ...              {"a": {}})  # doctest: +NORMALIZE_WHITESPACE
+    {'anyOf': [{'$ref': '#/components/schemas/a'},
+               {'type': 'object', 'description': 'A b document (no schema is published).'}]}
+    """
+    if isinstance(node, list):
+        return [_unpublished(item, components) for item in node]
+    if not isinstance(node, dict):
+        return node
+    reference = node.get("$ref")
+    if isinstance(reference, str) and reference.startswith(COMPONENTS):
+        name = reference.removeprefix(COMPONENTS)
+        if name not in components:
+            return {"type": "object", "description": f"A {name} document (no schema is "
+                    "published)."}  # fmt: skip
+    return {key: _unpublished(value, components) for key, value in node.items()}
+
+
+def _link(path: str, body: JsonObject, description: str, **parameters: str) -> JsonObject:
     reference = "#/paths/" + path.replace("~", "~0").replace("/", "~1") + "/post"
-    return {
-        "operationRef": reference,
+    link: JsonObject = {"operationRef": reference}
+    if parameters:
+        link["parameters"] = parameters
+    link.update({
         "requestBody": body,
         "description": description,
         "x-schemathesis": {"merge_body": False},  # the body as given, nothing generated into it
-    }
+    })  # fmt: skip
+    return link
 
 
 def _links() -> dict[str, dict[str, JsonObject]]:
     """OpenAPI links of each operation's answer, for stateful testing: a new state
     feeds the moves, a move listed feeds the check and the apply, the state an apply
-    gives feeds the moves again."""
-    seven = f"/{API_VERSION}/sevenyears"
-    listed = {"state": "$request.body#/state", "move": "$response.body#/moves/0"}
+    gives feeds the moves again; each of the same game (the request's path)."""
+    play = f"/{API_VERSION}/{{game}}"
+    same = {"path.game": "$request.path.game"}
+    listed = {"state": "$request.body#/state", "move": "$response.body#/moves/0/move"}
     after = {"state": "$response.body#/state", "offset": 0}  # a first page: moves/0 is there
-    event = {
-        name: f"$request.body#/{name}" for name in ("state", "scenario", "deck", "card")
-    } | {"side": "$response.body#/side", "faction": "$response.body#/faction",
-         "move": "$response.body#/moves/0"}  # fmt: skip
-    coin = f"/{API_VERSION}/{{game}}"
     return {
-        f"{seven}/new": {"Moves": _link(f"{seven}/moves", after, "The moves of the new state.")},
-        f"{seven}/moves": {
-            "Check": _link(f"{seven}/check", listed, "Check the first move listed."),
-            "Apply": _link(f"{seven}/apply", listed, "Apply the first move listed."),
+        f"{play}/new": {
+            "Moves": _link(f"{play}/moves", after, "The moves of the new state.", **same)
         },
-        f"{seven}/apply": {"Moves": _link(f"{seven}/moves", after, "The moves after it.")},
-        f"{coin}/event-moves": {
-            "Check": _link(f"{coin}/event-check", event, "Check the first execution listed."),
-            "Apply": _link(f"{coin}/event-apply", event, "Apply the first execution listed."),
+        f"{play}/moves": {
+            "Check": _link(f"{play}/check", listed, "Check the first move listed.", **same),
+            "Apply": _link(f"{play}/apply", listed, "Apply the first move listed.", **same),
         },
+        f"{play}/apply": {"Moves": _link(f"{play}/moves", after, "The moves after it.", **same)},
     }
 
 
-def _documented(app: FastAPI) -> Callable[[], dict[str, Any]]:
+def _documented(
+    app: FastAPI, links: dict[str, dict[str, JsonObject]]
+) -> Callable[[], dict[str, Any]]:
     """``app.openapi`` with the published JSON Schemas the fields refer to as
-    components, and the links between operations."""
+    components, and ``links`` between operations (by the path of the operation whose
+    answer they follow)."""
     generated = app.openapi
 
     def openapi() -> dict[str, Any]:
@@ -1890,8 +1377,9 @@ def _documented(app: FastAPI) -> Callable[[], dict[str, Any]]:
         for name, schema in _schemas().items():
             if f'"{COMPONENTS}{name}"' in text:
                 components.update(_components(name, schema))
-        for path, links in _links().items():
-            document["paths"][path]["post"]["responses"]["200"]["links"] = links
+        for path, found in links.items():
+            document["paths"][path]["post"]["responses"]["200"]["links"] = found
+        document.update(_unpublished(document, components))
         return document
 
     return openapi
