@@ -43,17 +43,17 @@ from legalis.model.eupop.deck import DeckOptions
 from legalis.model.eupop.play import PlayOptions
 from legalis.model.eupop.state import SMALL_STATE
 from legalis.server import (
-    _Z3_LOCK,
     API_VERSION,
+    Z3_LOCK,
     JsonObject,
     Lanes,
+    RequestBody,
     Whole,
-    _Body,
-    _errors,
-    _link,
-    _page,
-    _reading,
+    error_answers,
+    link_to,
+    page_of,
     published,
+    reading_field,
     within,
 )
 from legalis.solver.eupop_play import EFFECTS
@@ -135,7 +135,7 @@ DEPRECATION_HEADERS = {
 
 def _answers(*codes: int) -> dict[int | str, dict[str, Any]]:
     """The documented answers of a deprecated operation: its errors, and the headers."""
-    found = _errors(*codes)
+    found = error_answers(*codes)
     found[200] = {"description": "Successful Response", "headers": DEPRECATION_HEADERS}
     return found
 
@@ -143,7 +143,7 @@ def _answers(*codes: int) -> dict[int | str, dict[str, Any]]:
 # ---------------------------------------------------------------------- COIN request and response
 
 
-class EventRequest(_Body):
+class EventRequest(RequestBody):
     """One side of one event card executed by one Faction, in a state or a scenario."""
 
     state: JsonObject | None = Field(
@@ -186,7 +186,7 @@ class EventMoveRequest(EventRequest):
     )
 
 
-class DeckRequest(_Body):
+class DeckRequest(RequestBody):
     deck: JsonObject = Field(
         description="The deck TOML's content as a JSON object.",
         json_schema_extra=published("coin-deck"),
@@ -263,7 +263,7 @@ PLAY_OPTIONS = PlayOptions.names()
 DECK_OPTIONS = settable(DeckOptions)
 
 
-class EuStateRequest(_Body):
+class EuStateRequest(RequestBody):
     model_config = ConfigDict(
         extra="forbid", json_schema_extra={"examples": [{"state": EU_EXAMPLE_STATE}]}
     )
@@ -271,7 +271,7 @@ class EuStateRequest(_Body):
     state: JsonObject = EuStateField
 
 
-class EuEffectRequest(_Body):
+class EuEffectRequest(RequestBody):
     """One effect (16.3) or symbol (16.5) and its parameters, as `legalis moves --game
     eupop` takes them."""
 
@@ -334,7 +334,7 @@ class EuCheckRequest(EuEffectRequest):
     move: Any = Field(description="A choice, as the moves endpoint lists them.")
 
 
-class EuResolveRequest(_Body):
+class EuResolveRequest(RequestBody):
     model_config = ConfigDict(
         extra="forbid",
         json_schema_extra={
@@ -356,7 +356,7 @@ class EuResolveRequest(_Body):
     options: EuOptions = _options_field("the names of `legalis resolve --game eupop`", PLAY_OPTIONS)
 
 
-class EuDeckRequest(_Body):
+class EuDeckRequest(RequestBody):
     model_config = ConfigDict(
         extra="forbid",
         json_schema_extra={"examples": [{"scenario": "three_crowns", "seed": 1}]},
@@ -441,7 +441,7 @@ def _coin_deck(game: str, raw: JsonObject | None) -> Any:
         return _bundled_deck(game)
     from legalis.model.coin.deck import deck_from_toml, of_game
 
-    with _reading("deck"):
+    with reading_field("deck"):
         deck = deck_from_toml(raw)
     return of_game(deck, game, "deck.game")
 
@@ -459,7 +459,7 @@ def _coin_state(game: str, body: EventRequest) -> Any:
         if body.scenario not in names:
             raise InputError(f"no scenario {body.scenario!r}", path="scenario", allowed=names)
         return _scenario(game, body.scenario)
-    with _reading("state"):
+    with reading_field("state"):
         return state_from_json(body.state, game)
 
 
@@ -497,7 +497,7 @@ def _event_body(move: Any) -> EventMoveDocument:
 
 def _event_moves(game: str, body: EventMovesRequest, limit: int) -> EventMovesResponse:
     view = _event_view(game, body)
-    count, moves = _page(view, body.offset, limit)
+    count, moves = page_of(view, body.offset, limit)
     return EventMovesResponse(
         card=view.card.number,
         side=view.side_name,
@@ -533,7 +533,7 @@ def _verify_deck(game: str, raw: JsonObject, strict: bool) -> DeckReport:
     from legalis.verify.coin import verify_coin
 
     deck = _coin_deck(game, raw)
-    with _Z3_LOCK:
+    with Z3_LOCK:
         report = verify_coin(game, deck, strict=strict)
     return DeckReport.model_validate(report.to_json())
 
@@ -566,7 +566,7 @@ def _eupop_reading() -> Iterator[None]:
 def _eupop_state(raw: JsonObject) -> Any:
     from legalis.model.eupop.state import state_from_json
 
-    with _reading("state"):
+    with reading_field("state"):
         return state_from_json(raw)
 
 
@@ -609,7 +609,7 @@ def _eupop_moves(body: EuMovesRequest, limit: int) -> EuMovesResponse:
 
     view, _ = _eupop_view(body)
     with _eupop_reading():
-        count, moves = _page(view, body.offset, limit)
+        count, moves = page_of(view, body.offset, limit)
     return EuMovesResponse(effect=body.effect, player=body.player, count=count,
                            offset=body.offset, limit=limit,
                            moves=[jsonable(move) for move in moves])  # fmt: skip
@@ -679,8 +679,8 @@ def legacy_links() -> dict[str, dict[str, JsonObject]]:
     coin = f"{V1}/{{game}}"
     return {
         f"{coin}/event-moves": {
-            "Check": _link(f"{coin}/event-check", event, "Check the first execution listed."),
-            "Apply": _link(f"{coin}/event-apply", event, "Apply the first execution listed."),
+            "Check": link_to(f"{coin}/event-check", event, "Check the first execution listed."),
+            "Apply": link_to(f"{coin}/event-apply", event, "Apply the first execution listed."),
         },
     }
 

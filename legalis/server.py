@@ -143,7 +143,7 @@ def _whole(value: Any) -> Any:
 Whole = Annotated[int, BeforeValidator(_whole)]
 
 
-class _Body(BaseModel):
+class RequestBody(BaseModel):
     """A request body: no unknown fields, and no value of another type taken for the
     declared one (``"5"`` is not a number, ``false`` not a seed)."""
 
@@ -225,7 +225,7 @@ def _automatic_seats(schema: dict[str, Any]) -> None:
     schema["enum"] = sorted(kinds - {HUMAN})
 
 
-class NewRequest(_Body):
+class NewRequest(RequestBody):
     model_config = ConfigDict(json_schema_extra={"examples": [{"seed": 1}]})
 
     options: JsonObject | None = Field(
@@ -238,7 +238,7 @@ class NewRequest(_Body):
     seed: Whole = Field(default=1, ge=0, description="The same seed gives the same state.")
 
 
-class StateRequest(_Body):
+class StateRequest(RequestBody):
     state: JsonObject = StateField
 
 
@@ -262,7 +262,7 @@ class BotMoveRequest(StateRequest):
     seed: Whole = Field(default=1, ge=0, description="The same seed gives the same move.")
 
 
-class VerifyRequest(_Body):
+class VerifyRequest(RequestBody):
     data: JsonObject | None = Field(
         default=None,
         description="The game's data to check, its TOML file's content as JSON: a COIN "
@@ -283,7 +283,7 @@ class VerifyRequest(_Body):
     )
 
 
-class FixturesRequest(_Body):
+class FixturesRequest(RequestBody):
     per_rule: Whole = Field(default=1, ge=1, le=3, description="Fixtures per rule (1-3).")
     seed: Whole = Field(default=0, ge=0, description="The same seed gives the same fixtures.")
 
@@ -396,7 +396,7 @@ class VerifyResponse(BaseModel):
     findings: list[JsonObject] = Field(json_schema_extra=published("finding", many=True))
 
 
-def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+def error_answers(*codes: int) -> dict[int | str, dict[str, Any]]:
     """The documented error answers of an operation; one that reads a body (413) may
     also answer 408, from the same middleware."""
     meanings = {
@@ -454,7 +454,7 @@ def within(prefix: str, path: str | None) -> str:
 
 
 @contextmanager
-def _reading(prefix: str) -> Iterator[None]:
+def reading_field(prefix: str) -> Iterator[None]:
     """Input errors raised inside are re-raised with paths under ``prefix``."""
     try:
         yield
@@ -885,7 +885,7 @@ class Lanes:
 # ---------------------------------------------------------------------- the work
 
 
-_Z3_LOCK = threading.Lock()  # Z3's default context is not safe to share between threads
+Z3_LOCK = threading.Lock()  # Z3's default context is not safe to share between threads
 
 
 @functools.cache
@@ -936,7 +936,7 @@ def _registered_game(name: str, options_key: str) -> Any:
 def _game_state(name: str, raw: JsonObject) -> tuple[Any, Any]:
     """The game ``name`` (with the state's rule options) and the state, validated; a
     state of another game is refused at ``state.game``."""
-    with _reading("state"):
+    with reading_field("state"):
         named = raw.get("game")
         if named != name:
             raise InputError(f"a state of {named!r}, not of {name}", path="game",
@@ -949,7 +949,7 @@ def _game_state(name: str, raw: JsonObject) -> tuple[Any, Any]:
 
 
 def _read_move(game: Any, raw: JsonObject) -> Any:
-    with _reading("move"):
+    with reading_field("move"):
         return game.move_from_json(raw)
 
 
@@ -964,7 +964,7 @@ def _first_decision(game: Any, seed: int) -> Any:
     return state
 
 
-def _page(view: Any, offset: int, limit: int) -> tuple[int, list[Any]]:
+def page_of(view: Any, offset: int, limit: int) -> tuple[int, list[Any]]:
     """The count of ``view`` and its moves ``offset .. offset + limit - 1``."""
     count = int(view.count())
     end = min(count, offset + limit)
@@ -987,7 +987,7 @@ def _where(game: Any, state: Any) -> dict[str, Any]:
 
 def _new(name: str, body: NewRequest) -> StateResponse:
     """The first decision of a seeded game with the body's rule options."""
-    with _reading("options"):
+    with reading_field("options"):
         game = _registered_game(name, _options_key(body.options, "options"))
     return StateResponse(**_where(game, _first_decision(game, body.seed)))
 
@@ -999,7 +999,7 @@ def _validate(name: str, body: StateRequest) -> ValidateResponse:
 
 def _moves(name: str, body: MovesRequest, limit: int) -> MovesResponse:
     game, state = _game_state(name, body.state)
-    count, moves = _page(state.legal_moves(), body.offset, limit)
+    count, moves = page_of(state.legal_moves(), body.offset, limit)
     listed = [ListedMove(move=game.move_to_json(move), description=game.describe_move(move),
                          group=game.move_group(move)) for move in moves]  # fmt: skip
     return MovesResponse(game=name, to_move=state.to_move, count=count, offset=body.offset,
@@ -1084,7 +1084,7 @@ def _verify(name: str, body: VerifyRequest) -> VerifyResponse:
     given = VerifyInput(data=body.data, source=None, options=body.options, rules=body.rules,
                         strict=body.strict)  # fmt: skip
     try:
-        with _Z3_LOCK:
+        with Z3_LOCK:
             report = check(given)
     except InputError as error:
         raise InputError(error.message, source=error.source, path=_data_path(error.path),
@@ -1094,7 +1094,7 @@ def _verify(name: str, body: VerifyRequest) -> VerifyResponse:
 
 def _fixtures(name: str, per_rule: int, seed: int) -> FixturesResponse:
     make = fixture_maker(name)
-    with _Z3_LOCK:
+    with Z3_LOCK:
         built = make(None, per_rule=per_rule, seed=seed)
     return FixturesResponse.model_validate(built)
 
@@ -1212,57 +1212,57 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         return _games()  # built once, then a lookup: no need to queue for a worker
 
     @app.post(f"{v1}/{{game}}/new", response_model=StateResponse,
-              responses=_errors(413, 422, 503), tags=["play"])  # fmt: skip
+              responses=error_answers(413, 422, 503), tags=["play"])  # fmt: skip
     async def new(game: RegisteredGame, body: NewRequest) -> StateResponse:
         """A new game with these rule options: its first decision, after the seeded
         chance moves (the shuffle, the deck, the dice)."""
         return await lanes.play(game, _new, body)
 
     @app.post(f"{v1}/{{game}}/validate", response_model=ValidateResponse,
-              responses=_errors(413, 422, 503), tags=["play"])  # fmt: skip
+              responses=error_answers(413, 422, 503), tags=["play"])  # fmt: skip
     async def validate(game: RegisteredGame, body: StateRequest) -> ValidateResponse:
         """Validate a state; a bad field is a 422 with its path."""
         return await lanes.play(game, _validate, body)
 
     @app.post(f"{v1}/{{game}}/moves", response_model=MovesResponse,
-              responses=_errors(413, 422, 503), tags=["play"])  # fmt: skip
+              responses=error_answers(413, 422, 503), tags=["play"])  # fmt: skip
     async def moves(game: RegisteredGame, body: MovesRequest) -> MovesResponse:
         """The number of legal moves at a state and one page of them, described."""
         return await lanes.play(game, _moves, body, lanes.cap(body.limit))
 
     @app.post(f"{v1}/{{game}}/check", response_model=VerdictResponse,
-              responses=_errors(413, 422, 503), tags=["play"])  # fmt: skip
+              responses=error_answers(413, 422, 503), tags=["play"])  # fmt: skip
     async def check(game: RegisteredGame, body: MoveRequest) -> VerdictResponse:
         """Is this move legal here? The reason and the rule either way."""
         return await lanes.play(game, _check, body)
 
     @app.post(f"{v1}/{{game}}/apply", response_model=AppliedResponse,
-              responses=_errors(409, 413, 422, 503), tags=["play"])  # fmt: skip
+              responses=error_answers(409, 413, 422, 503), tags=["play"])  # fmt: skip
     async def apply(game: RegisteredGame, body: MoveRequest) -> AppliedResponse:
         """The state after a move; an illegal move is a 409 naming the rule."""
         return await lanes.play(game, _apply, body)
 
     @app.post(f"{v1}/{{game}}/bot-move", response_model=BotMoveResponse,
-              responses=_errors(413, 422, 503), tags=["play"])  # fmt: skip
+              responses=error_answers(413, 422, 503), tags=["play"])  # fmt: skip
     async def bot_move(game: RegisteredGame, body: BotMoveRequest) -> BotMoveResponse:
         """The move an automatic seat (random, greedy, the game's own nonplayer) makes
         for the seat to move, or chance's at a chance move, and the state after it."""
         return await lanes.play(game, _bot_move, body)
 
     @app.post(f"{v1}/{{game}}/verify", response_model=VerifyResponse,
-              responses=_errors(413, 422, 503), tags=["verify"])  # fmt: skip
+              responses=error_answers(413, 422, 503), tags=["verify"])  # fmt: skip
     async def verify(game: VerifiedGame, body: VerifyRequest) -> VerifyResponse:
         """Check the game's data (its deck, card list or catalogue) against its rules,
         and prove what the rules claim (Z3): the report, `ok` when no error is found."""
         return await lanes.offload(_verify, game, body)
 
     @app.post(f"{v1}/{{game}}/fixtures", response_model=FixturesResponse,
-              responses=_errors(413, 422, 503), tags=["verify"])  # fmt: skip
+              responses=error_answers(413, 422, 503), tags=["verify"])  # fmt: skip
     async def fixtures(game: FixturedGame, body: FixturesRequest) -> FixturesResponse:
         """Edge-case states at each rule's boundary, with the legal moves expected there."""
         return await lanes.offload(_fixtures, game, body.per_rule, body.seed)
 
-    @app.get(f"{v1}/schemas/{{name}}", responses=_errors(422), tags=["games"])
+    @app.get(f"{v1}/schemas/{{name}}", responses=error_answers(422), tags=["games"])
     async def schema(
         name: Annotated[str, PathParameter(json_schema_extra={"enum": sorted(_schemas())})],
     ) -> JsonObject:
@@ -1327,7 +1327,13 @@ def _unpublished(node: Any, components: dict[str, Any]) -> Any:
     return {key: _unpublished(value, components) for key, value in node.items()}
 
 
-def _link(path: str, body: JsonObject, description: str, **parameters: str) -> JsonObject:
+def link_to(path: str, body: JsonObject, description: str, **parameters: str) -> JsonObject:
+    """An OpenAPI link to the POST operation at ``path``: its request body and path
+    ``parameters`` as runtime expressions (``$response.body#/state``).
+
+    >>> link_to("/v1/{game}/moves", {"offset": 0}, "Its moves.")["operationRef"]
+    '#/paths/~1v1~1{game}~1moves/post'
+    """
     reference = "#/paths/" + path.replace("~", "~0").replace("/", "~1") + "/post"
     link: JsonObject = {"operationRef": reference}
     if parameters:
@@ -1350,13 +1356,13 @@ def _links() -> dict[str, dict[str, JsonObject]]:
     after = {"state": "$response.body#/state", "offset": 0}  # a first page: moves/0 is there
     return {
         f"{play}/new": {
-            "Moves": _link(f"{play}/moves", after, "The moves of the new state.", **same)
+            "Moves": link_to(f"{play}/moves", after, "The moves of the new state.", **same)
         },
         f"{play}/moves": {
-            "Check": _link(f"{play}/check", listed, "Check the first move listed.", **same),
-            "Apply": _link(f"{play}/apply", listed, "Apply the first move listed.", **same),
+            "Check": link_to(f"{play}/check", listed, "Check the first move listed.", **same),
+            "Apply": link_to(f"{play}/apply", listed, "Apply the first move listed.", **same),
         },
-        f"{play}/apply": {"Moves": _link(f"{play}/moves", after, "The moves after it.", **same)},
+        f"{play}/apply": {"Moves": link_to(f"{play}/moves", after, "The moves after it.", **same)},
     }
 
 
