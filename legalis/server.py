@@ -55,7 +55,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -890,20 +890,12 @@ Z3_LOCK = threading.Lock()  # Z3's default context is not safe to share between 
 
 @functools.cache
 def _option_specs(name: str) -> tuple[OptionSpec, ...]:
-    """The rule options game ``name`` reads, as the registry describes them (an entry
-    that lists only their names gives each its default, no list of values and no rule).
+    """The rule options game ``name`` reads, as the registry describes them.
 
     >>> [spec.name for spec in _option_specs("sevenyears")][:2]
     ['turmoil_end', 'conflict_end']
     """
-    entry = game_entry(name)
-    described = getattr(entry, "option_specs", None)  # a method or a property
-    if described is not None:
-        return tuple(described() if callable(described) else described)
-    defaults = load_game(name).options.to_json()
-    return tuple(
-        OptionSpec(option, None, defaults.get(option), "") for option in entry.option_names
-    )
+    return game_entry(name).option_specs
 
 
 def _options_key(options: Any, path: str) -> str:
@@ -1144,12 +1136,16 @@ def _games() -> GamesResponse:
 
 
 def _registered(
+    request: Request,
     game: Annotated[str, PathParameter(description="A registered game (GET /v1/games).",
                                        json_schema_extra={"enum": games()})],
 ) -> str:  # fmt: skip
     """The ``{game}`` of a path, refused (422 at ``game``, with the games) before the
-    body is read when the registry does not know it."""
+    body is read when the registry does not know it or the server does not serve it."""
     game_entry(game)
+    served: tuple[str, ...] = request.app.state.games
+    if game not in served:
+        raise InputError(f"{game} is not served here", path="game", allowed=served)
     return game
 
 
@@ -1174,8 +1170,9 @@ VerifiedGame = Annotated[str, Depends(_verified)]
 FixturedGame = Annotated[str, Depends(_fixtured)]
 
 
-def create_app(limits: Limits | None = None) -> FastAPI:
-    """The API application, held to ``limits`` (default :class:`Limits`)."""
+def create_app(limits: Limits | None = None, games_served: Sequence[str] = ()) -> FastAPI:
+    """The API application, held to ``limits`` (default :class:`Limits`), serving the
+    games ``games_served`` (default: every registered game)."""
     from legalis.legacy_http import DeprecationHeaders, legacy_links, legacy_router
 
     bounds = limits or Limits()
@@ -1196,6 +1193,7 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     app.state.limits = bounds
     app.state.pool = pool
     app.state.lanes = lanes
+    app.state.games = tuple(game_entry(name).name for name in games_served) or tuple(games())
     app.add_middleware(BodyLimit, max_bytes=bounds.max_body_bytes, read_seconds=bounds.time_limit)
     app.add_middleware(DeprecationHeaders)  # outside the body limit: its refusals are marked too
     app.add_exception_handler(InputError, _input_error)
@@ -1208,8 +1206,10 @@ def create_app(limits: Limits | None = None) -> FastAPI:
 
     @app.get(f"{v1}/games", response_model=GamesResponse, tags=["games"])
     async def list_games() -> GamesResponse:
-        """The registered games: seats, rule options, endpoints and document schemas."""
-        return _games()  # built once, then a lookup: no need to queue for a worker
+        """The games served: seats, rule options, endpoints and document schemas."""
+        listed = _games()  # built once, then a lookup: no need to queue for a worker
+        served = [info for info in listed.games if info.name in app.state.games]
+        return GamesResponse(version=listed.version, games=served)
 
     @app.post(f"{v1}/{{game}}/new", response_model=StateResponse,
               responses=error_answers(413, 422, 503), tags=["play"])  # fmt: skip
@@ -1411,6 +1411,7 @@ def write_openapi(path: str | Path) -> None:
 
 
 LIMITS_VARIABLE = "LEGALIS_SERVER_LIMITS"
+GAMES_VARIABLE = "LEGALIS_SERVER_GAMES"
 
 
 def app_from_environment() -> FastAPI:
@@ -1424,7 +1425,8 @@ def app_from_environment() -> FastAPI:
     >>> del os.environ[LIMITS_VARIABLE]
     """
     given = json.loads(os.environ.get(LIMITS_VARIABLE, "{}"))
-    return create_app(Limits(**given))
+    served = json.loads(os.environ.get(GAMES_VARIABLE, "[]"))
+    return create_app(Limits(**given), served)
 
 
 SHUTDOWN_SECONDS = 2  # after SIGTERM or SIGINT, requests still running get this long
@@ -1468,12 +1470,17 @@ def check_serving(host: str, port: int, workers: int) -> None:
 
 
 def serve(
-    host: str = "127.0.0.1", port: int = 8080, limits: Limits | None = None, workers: int = 1
+    host: str = "127.0.0.1",
+    port: int = 8080,
+    limits: Limits | None = None,
+    workers: int = 1,
+    games: Sequence[str] = (),
 ) -> None:
-    """Serve the API with uvicorn until SIGTERM or SIGINT; ``workers`` processes share
-    the port (each with its own threads and worker processes), so the work can use
-    every core. Within :data:`SHUTDOWN_SECONDS` of the signal, running requests are
-    cut short and every process has stopped."""
+    """Serve the API for ``games`` (default: every registered game) with uvicorn until
+    SIGTERM or SIGINT; ``workers`` processes share the port (each with its own threads
+    and worker processes), so the work can use every core. Within
+    :data:`SHUTDOWN_SECONDS` of the signal, running requests are cut short and every
+    process has stopped."""
     import uvicorn
 
     check_serving(host, port, workers)
@@ -1485,9 +1492,10 @@ def serve(
         "timeout_graceful_shutdown": SHUTDOWN_SECONDS,
     }
     if workers == 1:
-        uvicorn.run(create_app(limits), **settings)
+        uvicorn.run(create_app(limits, games), **settings)
         return
     os.environ[LIMITS_VARIABLE] = json.dumps(dataclasses.asdict(limits or Limits()))
+    os.environ[GAMES_VARIABLE] = json.dumps(list(games))
     uvicorn.run("legalis.server:app_from_environment", factory=True, workers=workers, **settings)
 
 

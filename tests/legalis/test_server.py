@@ -176,6 +176,14 @@ def test_games_say_which_have_verification_and_fixtures(client: httpx.Client) ->
             assert (capability in listed["supports"]) == offered, (listed["name"], capability)
 
 
+def test_a_server_of_some_games_serves_those_alone() -> None:
+    with running(LIMITS, create_app(LIMITS, ["lod"])) as url, httpx.Client(base_url=url) as only:
+        assert [listed["name"] for listed in only.get("/v1/games").json()["games"]] == ["lod"]
+        body = error_of(only.post("/v1/sevenyears/new", json={}), 422)
+        assert body["path"] == "game" and body["allowed"] == ["lod"]
+        assert only.post("/v1/lod/new", json={"seed": 2}).status_code == 200
+
+
 # ---------------------------------------------------------------------- verification and fixtures
 
 
