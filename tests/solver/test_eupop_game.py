@@ -381,6 +381,26 @@ def test_a_nonplayers_own_event_is_the_auto_resolution() -> None:
     assert compared > 10
 
 
+@pytest.mark.parametrize("pick", ["leftmost", "random"])
+def test_a_nonplayer_takes_the_leftmost_event_or_a_drawn_one(pick: str) -> None:
+    # 16.2 leaves the Bot's pick open: nonplayer_pick reads it (docs/rules-questions.md)
+    game = EupopGame({"scenario": "three_crowns", "nonplayers": ["france"], "nonplayer_pick": pick})
+    slots = []
+    for seed in range(8):
+        state, rng = game.new_initial_state(), LoggedRandom(seed)
+        while state.is_chance:
+            state.play(state.sample_chance(rng))
+        assert state.stage == "pick" and state.to_move == "france"
+        view = state.legal_moves()
+        taken = game.nonplayer_seat("france").choose(state, LoggedRandom(seed))
+        assert taken in view
+        slots.append(next(i for i in range(view.count()) if view.nth(i) == taken))
+    if pick == "leftmost":
+        assert set(slots) == {0}
+    else:
+        assert len(set(slots)) > 1  # eight draws do not all fall on the leftmost
+
+
 def test_the_nonplayer_makes_the_auto_resolutions_choice_in_anothers_event() -> None:
     # 16.5 Native Uprising: each player puts u on one of its Distant t. england, a
     # Non-player, picks its own in france's Event; its seat's choice is the one the
