@@ -24,6 +24,8 @@ from pathlib import Path
 
 import pytest
 
+from legalis.registry import games
+
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 BIN = Path(sys.executable).parent
@@ -83,6 +85,11 @@ def test_the_readme_lists_the_commands_people_try_first() -> None:
     assert len(commands) >= 20
     for verb in ("new", "moves", "apply", "play", "replay", "simulate", "verify", "serve"):
         assert any(command.split()[1] == verb for command in commands), verb
+    # the one shape: every game has its own commands, the game first, no old flags
+    for name in games():
+        assert any(command.split()[2:3] == [name] for command in commands), name
+    for old in ("--game", "--british", "--french", "--log", "--apply"):
+        assert not any(old in command.split() for command in commands), old
 
 
 def test_the_demo_the_install_line_ends_with_runs(workdir: Path) -> None:
@@ -91,7 +98,10 @@ def test_the_demo_the_install_line_ends_with_runs(workdir: Path) -> None:
     done = subprocess.run(legalis(demo), cwd=workdir, capture_output=True, text=True,
                           timeout=300)  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert "Legal moves" in done.stdout and "Traceback" not in done.stdout + done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
+    for name in games():  # every game is shown, with its legal moves
+        assert f"({name})" in done.stdout, name
+    assert done.stdout.count("legal moves for") == len(games())
 
 
 def test_every_readme_command_runs_as_written(workdir: Path) -> None:
