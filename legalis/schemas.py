@@ -7,9 +7,10 @@ and the tests check that the committed files are the ones the code makes.
 
 >>> found = schemas()
 >>> sorted(found)  # doctest: +NORMALIZE_WHITESPACE
-['coin-deck', 'coin-deck-report', 'coin-event-move', 'eupop-state', 'finding',
- 'fitl-state', 'fixture', 'fixture-manifest', 'lod-game-state', 'lod-move', 'lod-state',
- 'sequence-fixture', 'sevenyears-game-state', 'sevenyears-move']
+['coin-deck', 'coin-deck-report', 'coin-event-move', 'eupop-game-state', 'eupop-move',
+ 'eupop-state', 'finding', 'fitl-game-state', 'fitl-move', 'fitl-state', 'fixture',
+ 'fixture-manifest', 'lod-game-state', 'lod-move', 'lod-state', 'sequence-fixture',
+ 'sevenyears-game-state', 'sevenyears-move']
 >>> found["lod-state"]["$schema"], found["lod-state"]["title"]
 ('https://json-schema.org/draft/2020-12/schema', 'Liberty or Death state')
 """

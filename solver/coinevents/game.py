@@ -79,12 +79,14 @@ class CoinEventGame:
 
     def schemas(self) -> dict[str, dict[str, Any]]:
         """JSON Schemas of a state (as ``to_json`` writes it) and of a move."""
+        from legalis.model.core.documents import SCHEMA_DIALECT
         from legalis.solver.coinevents.schema import move_document_model, state_document_model
 
         return {
-            "state": state_document_model(self.name).model_json_schema(),
-            "move": move_document_model().model_json_schema(),
-        }
+            "state": {"$schema": SCHEMA_DIALECT,
+                      **state_document_model(self.name).model_json_schema()},
+            "move": {"$schema": SCHEMA_DIALECT, **move_document_model().model_json_schema()},
+        }  # fmt: skip
 
     # ------------------------------------------------------------------ people
 

@@ -73,7 +73,7 @@ class EventOptions:
         >>> EventOptions.from_json({"faction": "Viet Cong"}, game="fitl")
         Traceback (most recent call last):
         ...
-        legalis.model.errors.InputError: options.faction: unknown Faction 'Viet Cong' (allowed: us, arvn, nva, vc)
+        legalis.model.errors.InputError: options.faction: unknown Faction 'Viet Cong' (allowed: us, arvn, nva, vc, none)
         """  # noqa: E501
         if raw is None:
             raw = {}
@@ -135,11 +135,13 @@ def _faction(game: str, value: Any, path: str) -> str | None:
     if value is None or (isinstance(value, str) and value.strip().lower() in _NONE_TEXT):
         return None
     data = load_game_data(game)
+    allowed = [*data.faction_ids(), "none"]  # none: the first of the card's order
     if not isinstance(value, str):
-        raise InputError(
-            f"expected a Faction, got {value!r}", path=path, allowed=data.faction_ids()
-        )
-    return data.faction(value.strip(), path=path).id
+        raise InputError(f"expected a Faction, got {value!r}", path=path, allowed=allowed)
+    try:
+        return data.faction(value.strip(), path=path).id
+    except InputError as error:
+        raise InputError(error.message, path=path, allowed=allowed) from error
 
 
 @dataclass(frozen=True, eq=False)

@@ -101,9 +101,13 @@ def test_new_moves_and_apply_agree_with_the_protocol(
                          "--out", str(after), "--json")  # fmt: skip
     expected = state.apply(game.move_from_json(json.loads(first)))
     assert code == 0 and not err and json.loads(after.read_text()) == expected.to_json()
+    position = (
+        "over: " + game.describe_result(game.result_of(expected))
+        if expected.is_over
+        else f"{expected.to_move} to move"
+    )
     assert json.loads(out) == {"wrote": str(after), "game": name, "to_move": expected.to_move,
-                               "is_over": expected.is_over,
-                               "position": f"{expected.to_move} to move"}  # fmt: skip
+                               "is_over": expected.is_over, "position": position}  # fmt: skip
     code, out, _ = run(capsys, "apply", name, "--state", str(path), "--move", first)
     assert code == 0 and json.loads(out) == expected.to_json()  # no --out: the state
 

@@ -33,6 +33,8 @@ def shown(value: Any) -> set[str]:
     false and none in lower case."""
     if isinstance(value, tuple):
         return {part for item in value for part in shown(item)}
+    if value is None:
+        return {"none"}  # as --option takes it
     return {value if isinstance(value, str) else json.dumps(value)}
 
 
@@ -57,7 +59,8 @@ def test_every_allowed_value_is_taken_and_any_other_refused(name: str, spec: Opt
         written = load_game(name, {spec.name: value}).options.to_json()
         if spec.name in written:
             assert written[spec.name] == json.loads(json.dumps(value)), value
-    bad = BAD if spec.allowed is not None else []  # a count or a file name: not a list
+    # a count, a file name or a list of seats: not an object
+    bad = BAD if spec.allowed is not None else {"not": "a value"}
     with pytest.raises(InputError) as refused:
         load_game(name, {spec.name: bad})
     assert refused.value.path == f"options.{spec.name}"

@@ -300,7 +300,7 @@ def test_bad_options_are_input_errors_naming_the_option(options: dict[str, Any],
 def test_bad_option_values_list_what_is_allowed() -> None:
     with pytest.raises(InputError) as refused:
         FitlGame({"faction": "Viet Cong"})
-    assert refused.value.allowed == ["us", "arvn", "nva", "vc"]
+    assert refused.value.allowed == ["us", "arvn", "nva", "vc", "none"]  # none: the card's first
     with pytest.raises(InputError) as refused:
         FitlGame({"scenario": "long"})
     assert refused.value.allowed == ["short"]
