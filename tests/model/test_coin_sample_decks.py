@@ -719,7 +719,7 @@ def test_a_card_naming_a_faction_the_game_lacks_is_refused(
     deck.write_text(f'game = "lod"\n[[card]]\nnumber = 1\ntitle = "Stray"\n{order}{toml}\n'
                     '[card.unshaded]\ntext = "British Resources +1."\n')  # fmt: skip
     with pytest.raises(SystemExit) as done:
-        cli.main(["verify", str(deck)])
+        cli.main(["verify", "lod", str(deck)])
     err = capsys.readouterr().err
     assert done.value.code == 2
     assert f"{deck}:{path}: unknown Faction 'Nobody'" in err
@@ -812,7 +812,7 @@ def test_legalis_verify_names_the_second_side_of_a_winter_card(
     deck = tmp_path / "deck.toml"
     deck.write_text(WINTER_TOML + '[card.shaded]\ntext = "British Resources +1."\n')
     with pytest.raises(SystemExit) as done:
-        cli.main(["verify", str(deck)])
+        cli.main(["verify", "lod", str(deck)])
     err = capsys.readouterr().err
     assert done.value.code == 2
     assert f"{deck}:deck.card[0].shaded: " in err and "one side, unshaded" in err
