@@ -110,7 +110,8 @@ def test_every_readme_command_runs_as_written(workdir: Path) -> None:
         if command.split()[1] == "serve":
             continue  # a server runs until stopped: the next test
         # A person answers the human player's prompts: the first choice, every time.
-        answers = "1\n" * 2000 if "human" in command.split() else ""
+        human = any(word.endswith("=human") for word in command.split())
+        answers = "1\n" * 2000 if human else ""
         done = subprocess.run(legalis(command), cwd=workdir, input=answers, capture_output=True,
                               text=True, timeout=300)  # fmt: skip
         expected = next((code for key, code in EXPECTED_CODES.items() if key in command), 0)
