@@ -22,7 +22,7 @@ from typing import Any
 
 from legalis.model.errors import InputError, clip
 
-__all__ = ["VerifyInput", "drawer", "fixture_maker", "verifier", "with_capability"]
+__all__ = ["VerifyInput", "drawer", "finding_codes", "fixture_maker", "verifier", "with_capability"]
 
 
 @dataclass(frozen=True)
@@ -118,6 +118,41 @@ def _draw_eupop(state: Any, layer: str = "religion") -> tuple[str, dict[str, Any
     if layer not in SPREADS:
         raise InputError(f"unknown layer {clip(layer)!r}", path="--layer", allowed=SPREADS)
     return draw_spread(state.map, layer)
+
+
+# Finding codes of the verifiers beside the COIN deck checks' (which list their own).
+_GENERAL_CODES = {
+    "proof.failed": (
+        "error",
+        "the claim's rule",
+        "a claim has a counterexample: the rule can be broken",
+    ),
+    "proof.vacuous": ("warning", "the claim's rule", "a claim's assumptions contradict each other"),
+    "proof.limit": ("warning", "the claim's rule", "the prover gave up within its time limit"),
+    "data.<check>": ("error", "CARD LIST", "a field of the Seven Years War card data is wrong"),
+    "eupop.event-no-effects": (
+        "error",
+        "16.3 Standard Event effects",
+        "an EU:PoP Event's text says what happens, but it carries no effects",
+    ),
+    "eupop.event-unknown-name": (
+        "error",
+        "16.3 Standard Event effects",
+        "an EU:PoP Event's effects name a place the bundled map does not know",
+    ),
+}
+
+
+def finding_codes() -> dict[str, tuple[str, str, str]]:
+    """Every finding code a verifier reports: its severity, the rule behind it and
+    what it means (``data.<check>`` stands for every data check of a card list).
+
+    >>> finding_codes()["proof.failed"][0]
+    'error'
+    """
+    from legalis.verify.coin_findings import CODES
+
+    return {**CODES, **_GENERAL_CODES}
 
 
 _DRAWERS: dict[str, Callable[..., tuple[str, dict[str, Any]]]] = {"eupop": _draw_eupop}

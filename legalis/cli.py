@@ -27,7 +27,7 @@ import typer
 from rich.table import Column, Table
 
 from legalis import __version__
-from legalis.capabilities import VerifyInput, drawer, fixture_maker, verifier
+from legalis.capabilities import VerifyInput, drawer, finding_codes, fixture_maker, verifier
 from legalis.model.core.documents import read_document
 from legalis.model.core.randomness import LoggedRandom
 from legalis.model.errors import InputError, LegalisError, clip
@@ -530,26 +530,6 @@ FormatOpt = Annotated[
     str, typer.Option("--format", help="text for people, json for machines, sarif for CI.")
 ]
 FORMATS = ("text", "json", "sarif")
-GENERAL_CODES = {
-    "proof.failed": (
-        "error",
-        "the claim's rule",
-        "a claim has a counterexample: the rule can be broken",
-    ),
-    "proof.vacuous": ("warning", "the claim's rule", "a claim's assumptions contradict each other"),
-    "proof.limit": ("warning", "the claim's rule", "the prover gave up within its time limit"),
-    "data.<check>": ("error", "CARD LIST", "a field of the Seven Years War card data is wrong"),
-    "eupop.event-no-effects": (
-        "error",
-        "16.3 Standard Event effects",
-        "an EU:PoP Event's text says what happens, but it carries no effects",
-    ),
-    "eupop.event-unknown-name": (
-        "error",
-        "16.3 Standard Event effects",
-        "an EU:PoP Event's effects name a place the bundled map does not know",
-    ),
-}
 
 
 def _read_toml(path: Path | None) -> dict[str, Any] | None:
@@ -561,9 +541,7 @@ def _read_toml(path: Path | None) -> dict[str, Any] | None:
 
 def _meanings() -> dict[str, str]:
     """What each finding code means, for SARIF's rule descriptions."""
-    from legalis.verify.coin_findings import CODES
-
-    return {code: text for code, (_, _, text) in {**CODES, **GENERAL_CODES}.items()}
+    return {code: text for code, (_, _, text) in finding_codes().items()}
 
 
 @app.command("verify")
@@ -682,9 +660,7 @@ def explain_command(
     as_json: JsonFlag = False,
 ) -> None:
     """What a finding code means and the rule behind it."""
-    from legalis.verify.coin_findings import CODES
-
-    known = {**CODES, **GENERAL_CODES}
+    known = finding_codes()
     data_check = re.fullmatch(r"data\.[a-z0-9-]{1,60}", code) and code not in known
     code_key = "data.<check>" if data_check else code
     if code_key not in known:

@@ -18,7 +18,7 @@ Errors have one shape, ``{"error": ..., "path": ...}``:
   the lane of the request is full (then with ``Retry-After``).
 
 Work runs in two lanes, so expensive work never starves cheap work. Cheap work
-(the games of :data:`THREAD_LANE_GAMES`, EU:PoP effects, events of a bundled scenario
+(the games the registry marks ``quick``, EU:PoP effects, events of a bundled scenario
 and deck, whose answers are kept) runs in worker threads. Work whose cost the request
 decides (a state of the other games, a deck of its own, verification, fixtures) runs
 in worker processes: when its time is up the process is killed, so the work stops
@@ -79,13 +79,6 @@ from legalis.registry import game_entry, games, load_game
 
 API_VERSION = "v1"
 T = TypeVar("T")
-
-THREAD_LANE_GAMES = frozenset({"sevenyears"})
-"""The games whose requests run in the thread lane; every other game's run in the
-process lane. A measured choice: over random Seven Years War games, reading a state,
-counting its moves, listing a page and applying a move each took under 0.1 s at every
-decision (median 0.2 ms), while counting the moves of one Liberty or Death state took
-up to 50 s (a Command over many spaces, scenario 1778), work only a process can stop."""
 
 FILE_OPTIONS = ("deck",)
 """Options that name a file (a spec with no list of values): never read over HTTP, so
@@ -826,7 +819,7 @@ class WorkerPool:
 class Lanes:
     """The two lanes of one application: :meth:`work` runs cheap work in a worker
     thread, :meth:`offload` work whose cost the request decides in a worker process,
-    and :meth:`play` picks the lane by game (:data:`THREAD_LANE_GAMES`). Each lane
+    and :meth:`play` picks the lane by game (the registry's ``quick``). Each lane
     admits a bounded number of requests (:class:`Admission`)."""
 
     def __init__(self, limits: Limits, pool: WorkerPool) -> None:
@@ -877,7 +870,7 @@ class Lanes:
 
     async def play(self, game: str, function: Callable[..., T], *arguments: Any) -> T:
         """Run ``function(game, *arguments)`` in the lane of ``game``."""
-        if game in THREAD_LANE_GAMES:
+        if game_entry(game).quick:
             return await self.work(functools.partial(function, game, *arguments))
         return await self.offload(function, game, *arguments)
 
@@ -1104,7 +1097,7 @@ def _process_lane_modules() -> list[str]:
     return [
         type(_registered_game(name, "null")).__module__
         for name in games()
-        if name not in THREAD_LANE_GAMES
+        if not game_entry(name).quick
     ]
 
 
