@@ -482,11 +482,11 @@ def _map_matcher(state: CoinState, where: fx.Filter, context: Context) -> Callab
 
 def within(state: CoinState, space: str, distance: int, *, include_self: bool) -> list[str]:
     """The spaces at most ``distance`` moves from ``space`` over the map's adjacency
-        (1: its neighbours), ``space`` itself only when ``include_self``.
+    (1: its neighbours), ``space`` itself only when ``include_self``.
 
-        >>> from legalis.model.coin.state import CoinState
-        >>> within(CoinState.new("lod"), "Florida", 1, include_self=True)
-        ['Florida', 'Georgia', 'Southwest']
+    >>> from legalis.model.coin.state import CoinState
+    >>> within(CoinState.new("lod"), "Florida", 1, include_self=True)
+    ['Florida', 'Georgia', 'Southwest']
     """
     board = state.rules.map
     seen = {space: 0}
@@ -543,13 +543,13 @@ def condition_holds(state: CoinState, condition: fx.Condition, context: Context)
 
 def resolve_faction(state: CoinState, name: str, context: Context, *, path: str = "faction") -> str:
     """A Faction named by an effect as its id: ``executing`` is the Faction playing
-        the card, ``$name`` the Faction a ``choose_faction`` bound; any other name is
-        the game's (an unknown one raises :class:`InputError` naming ``path``).
+    the card, ``$name`` the Faction a ``choose_faction`` bound; any other name is
+    the game's (an unknown one raises :class:`InputError` naming ``path``).
 
-        >>> from legalis.model.coin.state import CoinState
-        >>> state, context = CoinState.new("fitl"), Context("vc").bind("f1", "nva")
-        >>> [resolve_faction(state, name, context) for name in ("executing", "$f1", "ARVN")]
-        ['vc', 'nva', 'arvn']
+    >>> from legalis.model.coin.state import CoinState
+    >>> state, context = CoinState.new("fitl"), Context("vc").bind("f1", "nva")
+    >>> [resolve_faction(state, name, context) for name in ("executing", "$f1", "ARVN")]
+    ['vc', 'nva', 'arvn']
     """
     if name == "executing":
         return context.faction
@@ -563,13 +563,13 @@ def resolve_faction(state: CoinState, name: str, context: Context, *, path: str 
 
 def track_id(state: CoinState, track: str, context: Context) -> str | None:
     """A track named by an effect: ``executing_resources`` is the Resources of the
-        executing Faction, None for a Faction without Resources (the FitL US, whose
-        text about its own Resources then does nothing, 5.1.3).
+    executing Faction, None for a Faction without Resources (the FitL US, whose
+    text about its own Resources then does nothing, 5.1.3).
 
-        >>> from legalis.model.coin.state import CoinState
-        >>> state = CoinState.new("fitl")
-        >>> [track_id(state, "executing_resources", Context(f)) for f in ("nva", "us")]
-        ['nva_resources', None]
+    >>> from legalis.model.coin.state import CoinState
+    >>> state = CoinState.new("fitl")
+    >>> [track_id(state, "executing_resources", Context(f)) for f in ("nva", "us")]
+    ['nva_resources', None]
     """
     if track == "executing_resources":
         own = f"{context.faction}_resources"
@@ -581,12 +581,12 @@ def relative_types(
     state: CoinState, pieces: Sequence[str], relative: fx.Relative | None, context: Context
 ) -> tuple[str, ...]:
     """``pieces`` narrowed to the executing Faction's own, its side's (``friendly``)
-        or the other side's (``enemy``) types; all of them when ``relative`` is None.
+    or the other side's (``enemy``) types; all of them when ``relative`` is None.
 
-        >>> from legalis.model.coin.state import CoinState
-        >>> relative_types(CoinState.new("lod"), ("tory", "militia", "british_regular"),
-        ...                "friendly", Context("british"))
-        ('tory', 'british_regular')
+    >>> from legalis.model.coin.state import CoinState
+    >>> relative_types(CoinState.new("lod"), ("tory", "militia", "british_regular"),
+    ...                "friendly", Context("british"))
+    ('tory', 'british_regular')
     """
     if relative is None:
         return tuple(pieces)
@@ -605,16 +605,16 @@ def relative_types(
 
 def amount_value(state: CoinState, amount: fx.Amount, context: Context) -> int:
     """What an :class:`~legalis.model.coin.effects.Amount` comes to now:
-        ``quantity * times / per`` rounded as the text says (down unless it says up),
-        plus ``plus``, less ``minus`` when given (then never below 0).
+    ``quantity * times / per`` rounded as the text says (down unless it says up),
+    plus ``plus``, less ``minus`` when given (then never below 0).
 
-        >>> from legalis.model.coin.state import CoinState
-        >>> from legalis.model.coin.effects import Amount
-        >>> state = CoinState.new("fitl")
-        >>> state.set_track("trail", 3)
-        >>> half_up = {"quantity": {"of": "track", "track": "trail"}, "per": 2, "round": "up"}
-        >>> amount_value(state, Amount.model_validate(half_up), Context("nva"))
-        2
+    >>> from legalis.model.coin.state import CoinState
+    >>> from legalis.model.coin.effects import Amount
+    >>> state = CoinState.new("fitl")
+    >>> state.set_track("trail", 3)
+    >>> half_up = {"quantity": {"of": "track", "track": "trail"}, "per": 2, "round": "up"}
+    >>> amount_value(state, Amount.model_validate(half_up), Context("nva"))
+    2
     """
     value = quantity_value(state, amount.quantity, context) * amount.times
     whole = -(-value // amount.per) if amount.round == "up" else value // amount.per
@@ -1204,13 +1204,13 @@ def _marker_choice(state: CoinState, effect: fx.Marker, context: Context) -> Pie
 
 def marker_stock(state: CoinState, marker: str, source: str | None) -> int:
     """The markers of a kind there are to place: those at ``source`` when named,
-        else those of a conserved pool in its first box other than its home (the West
-        Indies for Squadrons), else the pool's markers not yet on the board.
+    else those of a conserved pool in its first box other than its home (the West
+    Indies for Squadrons), else the pool's markers not yet on the board.
 
-        >>> from legalis.model.coin.state import CoinState
-        >>> state = CoinState.new("lod")
-        >>> marker_stock(state, "propaganda", None), marker_stock(state, "blockade", "Unavailable")
-        (12, 3)
+    >>> from legalis.model.coin.state import CoinState
+    >>> state = CoinState.new("lod")
+    >>> marker_stock(state, "propaganda", None), marker_stock(state, "blockade", "Unavailable")
+    (12, 3)
     """
     rules = state.rules
     kind = rules.marker_types[rules.marker(marker)]

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import keyword
 import re
-from collections.abc import Iterable, Mapping
-from typing import Annotated, Any, Literal, TypeVar, cast
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Annotated, Any, Literal, TypeVar, Union, cast
 
 from legalis.model.core.documents import drop_default, prose_description
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, create_model
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, RootModel, create_model
 from typing_extensions import TypeAliasType
 
 __all__ = [
@@ -183,5 +183,23 @@ def closed_object(
         definitions[field_name] = (annotation, info)
     model: type[BaseModel] = create_model(
         name, __config__=CLOSED, __doc__=doc, __module__=__name__, **definitions
+    )
+    return model
+
+
+def one_of(name: str, doc: str, members: Sequence[Any], *, tag: str | None = "type") -> Any:
+    """A root model accepting any of ``members`` (models), told apart by the field
+    ``tag`` (``None``: by trying each in turn), named ``name`` in a JSON Schema.
+
+    >>> A = closed_object("A", "", {"type": (Literal["a"], ...)})
+    >>> B = closed_object("B", "", {"type": (Literal["b"], ...), "n": (int, ...)})
+    >>> Move = one_of("Move", "A move.", [A, B])
+    >>> Move.model_validate({"type": "b", "n": 2}).root.n
+    2
+    """
+    union = cast(Any, Union)[tuple(members)] if len(members) > 1 else members[0]
+    shape = cast(Any, Annotated)[union, Field(discriminator=tag)] if tag else union
+    model: type[RootModel[Any]] = create_model(
+        name, __base__=cast(Any, RootModel)[shape], __doc__=doc, __module__=__name__
     )
     return model

@@ -186,3 +186,48 @@ class SubsetView(MoveView[M]):
     @abstractmethod
     def move_for(self, chosen: Sequence[int]) -> M:
         """The move that picks the items at positions ``chosen`` of :meth:`pool`."""
+
+
+class SeedChances(MoveView[M]):
+    """The outcomes of a chance decision: ``outcomes`` seeds, each the move
+    ``roll(seed)``; or, with ``unlisted`` (a reason and its rule), an outcome such as
+    a deck's order, too many to list or count, that ``refuse`` checks when sampled.
+
+    >>> view = SeedChances(lambda seed: ("roll", seed), 6, lambda move: None)
+    >>> view.count(), view.nth(2)
+    (6, ('roll', 2))
+    >>> SeedChances(int, 6, lambda move: None, unlisted="deck orders (2.1)").count()
+    Traceback (most recent call last):
+    legalis.model.errors.SolverLimitError: deck orders (2.1) are not counted: sample one
+    """
+
+    def __init__(
+        self,
+        roll: Callable[[int], M],
+        outcomes: int,
+        refuse: Callable[[object], Refusal | None],
+        *,
+        unlisted: str | None = None,
+    ) -> None:
+        self.roll = roll
+        self.outcomes = outcomes
+        self.refuse = refuse
+        self.unlisted = unlisted
+
+    def __iter__(self) -> Iterator[M]:
+        if self.unlisted is not None:
+            raise SolverLimitError(f"{self.unlisted} are not listed: sample one")
+        return (self.roll(seed) for seed in range(self.outcomes))
+
+    def count(self) -> int:
+        if self.unlisted is not None:
+            raise SolverLimitError(f"{self.unlisted} are not counted: sample one")
+        return self.outcomes
+
+    def nth(self, index: int) -> M:
+        if self.unlisted is not None or not 0 <= index < self.outcomes:
+            raise IndexError(index)
+        return self.roll(index)
+
+    def refusal(self, move: object) -> Refusal | None:
+        return self.refuse(move)

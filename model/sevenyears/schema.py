@@ -40,12 +40,13 @@ from legalis.model.core.document_models import (
     count,
     list_of,
     name_type,
+    one_of,
 )
 from legalis.model.sevenyears.data import PLAYERS, SevenYearsData, area_key, load_data
 from legalis.model.sevenyears.moves import MOVE_FIELDS
 from legalis.model.sevenyears.options import CHOICES, FLAGS, SevenYearsOptions
 from legalis.model.sevenyears.state import CONDITIONS, PHASES
-from pydantic import BaseModel, Field, RootModel, create_model
+from pydantic import BaseModel, Field, RootModel
 
 __all__ = ["move_document_model", "state_document_model"]
 
@@ -258,14 +259,6 @@ def move_document_model(data: SevenYearsData | None = None) -> type[RootModel[An
             else:
                 spec[key] = (values[key][0], ..., values[key][1])
         members.append(closed_object(camel(kind), docs[kind], spec))
-    union = cast(Any, members[0])
-    for member in members[1:]:
-        union = union | member
-    root = cast(Any, RootModel)[cast(Any, Annotated)[union, Field(discriminator="type")]]
-    model: type[RootModel[Any]] = create_model(
-        "SevenYearsMove",
-        __base__=root,
-        __doc__="A move of The Seven Years War: a player's decision or a chance outcome.",
-        __module__=__name__,
-    )
+    doc = "A move of The Seven Years War: a player's decision or a chance outcome."
+    model: type[RootModel[Any]] = one_of("SevenYearsMove", doc, members)
     return model

@@ -24,10 +24,17 @@ from typing import Any, Literal, cast
 from legalis.model.coin.gamedata import load_game_data
 from legalis.model.coin.scenarios import scenario_names
 from legalis.model.coin.schema import state_document_model as board_document_model
-from legalis.model.core.document_models import OMITTED, camel, closed_object, count, name_type
+from legalis.model.core.document_models import (
+    OMITTED,
+    camel,
+    closed_object,
+    count,
+    name_type,
+    one_of,
+)
 from legalis.solver.coinevents.moves import DRAW
 from legalis.solver.event_documents import EventMoveDocument
-from pydantic import BaseModel, RootModel, create_model
+from pydantic import BaseModel, RootModel
 
 __all__ = ["move_document_model", "state_document_model"]
 
@@ -52,13 +59,9 @@ def move_document_model() -> type[RootModel[Any]]:
     ['Draw', 'EventMoveDocument']
     """
     assert DRAW == "draw"
-    union = cast(Any, _draw_model()) | EventMoveDocument
-    root = cast(Any, RootModel)[union]
-    model: type[RootModel[Any]] = create_model(
-        "CoinEventGameMove",
-        __base__=root,
-        __doc__="A move of a game of one event card: the card's draw or an execution of it.",
-        __module__=__name__,
+    doc = "A move of a game of one event card: the card's draw or an execution of it."
+    model: type[RootModel[Any]] = one_of(
+        "CoinEventGameMove", doc, [_draw_model(), EventMoveDocument], tag=None
     )
     return model
 

@@ -32,8 +32,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from legalis.model.core.views import ListView, MoveView, RandomSource, Refusal
-from legalis.model.errors import IllegalMoveError, InputError, LegalisError, SolverLimitError
+from legalis.model.core.views import ListView, MoveView, RandomSource, Refusal, SeedChances
+from legalis.model.errors import IllegalMoveError, InputError, LegalisError
 from legalis.model.eupop.deck import (
     PREPARING,
     Display,
@@ -142,32 +142,6 @@ class StepView(MoveView[Decide]):
         raise IllegalMoveError(f"{move.choice!r} is not a choice of this step", rule=self.step.rule)
 
 
-class ChanceView(MoveView[Any]):
-    """The outcomes of a chance move: a Roll's seeds, or an Age's deck (checked, not
-    listed: its orders number in the billions)."""
-
-    def __init__(self, state: EupopState) -> None:
-        self.state = state
-
-    def __iter__(self) -> Iterator[Any]:
-        if self.state.stage == "prepare":
-            raise SolverLimitError("deck orders are not listed: sample one (16)")
-        return (Roll(seed) for seed in range(SEED_OUTCOMES))
-
-    def count(self) -> int:
-        if self.state.stage == "prepare":
-            raise SolverLimitError("deck orders are not counted: sample one (16)")
-        return SEED_OUTCOMES
-
-    def nth(self, index: int) -> Any:
-        if self.state.stage == "prepare" or not 0 <= index < SEED_OUTCOMES:
-            raise IndexError(index)
-        return Roll(index)
-
-    def refusal(self, move: object) -> Refusal | None:
-        return self.state.refusal(move)
-
-
 class EupopState:
     """A position of an EU:PoP game.
 
@@ -263,7 +237,9 @@ class EupopState:
         """The legal moves here: the untaken display slots, the pending step's
         choices, a chance move's outcomes, or none once over."""
         if self.is_chance:
-            return ChanceView(self)
+            # an Age's deck orders number in the billions: checked, not listed (16)
+            unlisted = "deck orders (16)" if self.stage == "prepare" else None
+            return SeedChances(Roll, SEED_OUTCOMES, self.refusal, unlisted=unlisted)
         if self.stage == "pick":
             picker = self.picker
             moves = [

@@ -32,6 +32,7 @@ from legalis.model.core.document_models import (
     count,
     list_of,
     name_type,
+    one_of,
 )
 from legalis.model.core.documents import SCHEMA_DIALECT
 from legalis.solver.event_documents import EventMoveDocument
@@ -40,7 +41,7 @@ from legalis.solver.lodgame.json import STAGES, WINTER_STEPS
 from legalis.solver.lodgame.moves import TYPES
 from legalis.solver.lodgame.rules import FACTIONS, option_specs
 from legalis.solver.lodgame.state import CHANCE, WINTER_PHASES, Action
-from pydantic import AfterValidator, BaseModel, Field, RootModel, create_model
+from pydantic import AfterValidator, BaseModel, Field, RootModel
 
 __all__ = ["lod_schemas", "move_document_model", "state_document_model"]
 
@@ -113,14 +114,8 @@ def move_document_model() -> type[RootModel[Any]]:
         spec: dict[str, tuple[Any, Any]] = {"type": (cast(Any, Literal)[name], ...)}
         spec.update(models.fields(kind))
         members.append(closed_object(f"{camel(name)}Move", kind.__doc__ or "", spec))
-    union = cast(Any, Union)[tuple(members)]
-    root = cast(Any, RootModel)[cast(Any, Annotated)[union, Field(discriminator="type")]]
-    model: type[RootModel[Any]] = create_model(
-        "LodMove",
-        __base__=root,
-        __doc__="A move of a Liberty or Death game: a Faction's decision or a chance outcome.",
-        __module__=__name__,
-    )
+    doc = "A move of a Liberty or Death game: a Faction's decision or a chance outcome."
+    model: type[RootModel[Any]] = one_of("LodMove", doc, members)
     return model
 
 

@@ -30,7 +30,14 @@ from itertools import islice
 from typing import Any
 
 from legalis.model.coin.state import CoinState
-from legalis.model.core.views import ListView, MoveView, RandomSource, Refusal, Verdict
+from legalis.model.core.views import (
+    ListView,
+    MoveView,
+    RandomSource,
+    Refusal,
+    SeedChances,
+    Verdict,
+)
 from legalis.model.errors import IllegalMoveError, SolverLimitError
 from legalis.model.lod.battle import (
     BlockadeShift,
@@ -238,32 +245,6 @@ class _Draws:
 
     def randrange(self, stop: int, /) -> int:
         return self._source.randrange(stop)
-
-
-class ChanceView(MoveView[Any]):
-    """The outcomes of a chance move: a card's seed (``Roll``), or the deck's order
-    (``Prepare``: checked, not listed: the orders number in the trillions)."""
-
-    def __init__(self, state: LodState) -> None:
-        self.state = state
-
-    def __iter__(self) -> Iterator[Any]:
-        if self.state.stage == "prepare":
-            raise SolverLimitError("deck orders are not listed: sample one (2.1)")
-        return (Roll(seed) for seed in range(SEED_OUTCOMES))
-
-    def count(self) -> int:
-        if self.state.stage == "prepare":
-            raise SolverLimitError("deck orders are not counted: sample one (2.1)")
-        return SEED_OUTCOMES
-
-    def nth(self, index: int) -> Any:
-        if self.state.stage == "prepare" or not 0 <= index < SEED_OUTCOMES:
-            raise IndexError(index)
-        return Roll(index)
-
-    def refusal(self, move: object) -> Refusal | None:
-        return refusal(self.state, move)
 
 
 # ---------------------------------------------------------------------- building blocks
@@ -538,7 +519,10 @@ def _build(state: LodState) -> MoveView[Any]:
     if state.stage == "over":
         return ListView([], refuse)
     if state.is_chance:
-        return ChanceView(state)
+        # the deck's orders number in the trillions: checked, not listed (2.1)
+        unlisted = "deck orders (2.1)" if state.stage == "prepare" else None
+        return SeedChances(Roll, SEED_OUTCOMES, lambda move: refusal(state, move),
+                           unlisted=unlisted)  # fmt: skip
     faction = state.to_move
     if state.stage == "window":
         strokes = [Stroke(faction, card) for card in state.playable_strokes(faction)]
