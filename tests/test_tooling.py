@@ -95,3 +95,13 @@ def test_every_subpackage_is_installed() -> None:
         for init in (ROOT / layer).rglob("__init__.py")
     }
     assert found <= listed, sorted(found - listed)
+
+
+def test_every_front_door_module_is_in_the_top_layer() -> None:
+    # a module of legalis/ left out of the contract would escape the layering check
+    import tomllib
+
+    contract = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    top = {name.strip() for name in contract["contracts"][0]["layers"][0].split(":")}
+    modules = {f"legalis.{path.stem}" for path in (ROOT / "legalis").glob("*.py")}
+    assert modules - {"legalis.__init__"} <= top
