@@ -760,7 +760,6 @@ def test_verify_refuses_a_deck_of_another_game(
     assert code == 2 and not out and err.count("\n") == 1 and "fitl" in err
 
 
-@pytest.mark.skipif("fitl" not in GAMES, reason="Fire in the Lake is not registered yet")
 def test_verify_the_fitl_sample_deck_is_clean_and_its_sarif_validates(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -778,7 +777,6 @@ def test_verify_the_fitl_sample_deck_is_clean_and_its_sarif_validates(
     assert code == 0 and all(r["level"] != "error" for r in log["runs"][0]["results"])
 
 
-@pytest.mark.skipif("eupop" not in GAMES, reason="EU:PoP is not registered yet")
 def test_eupop_verify_reports_an_event_with_no_effects(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -862,7 +860,6 @@ def test_fixtures_command_writes_a_checked_fixture_set(
     assert check_manifest(tmp_path / "one" / "manifest.json") == []
 
 
-@pytest.mark.skipif("fitl" not in GAMES, reason="Fire in the Lake is not registered yet")
 def test_fixtures_command_writes_fire_in_the_lake_fixtures(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -383,7 +383,6 @@ def test_verify_tables_show_finding_codes_whole(
     assert "1 finding, 1 error" in out
 
 
-@pytest.mark.skipif("fitl" not in GAMES, reason="Fire in the Lake is not registered yet")
 def test_verify_the_sample_deck_is_clean_and_its_sarif_validates(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -402,7 +401,6 @@ def test_verify_the_sample_deck_is_clean_and_its_sarif_validates(
     assert code == 0 and all(r["level"] != "error" for r in log["runs"][0]["results"])
 
 
-@pytest.mark.skipif("eupop" not in GAMES, reason="EU:PoP is not registered yet")
 def test_verify_eupop_exit_codes_and_an_event_with_no_effects(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
