@@ -457,8 +457,8 @@ class _Compiler(PhraseCompiler):
         return [roll, {"op": "if", "condition": condition, "then": then}]
 
     def box_table(self, node: Tree[Token]) -> list[Table]:
-        """ "Move ARVN Troops out of play to map: 5 if ...; 2 if ...": one
-        placement per row, each under its condition."""
+        """A count of pieces moved that differs by condition (rows of "N if ..."):
+        one placement per row, each under its condition."""
         parts = subtrees(node)
         pieces = self._piece_fields(parts[0])
         source = self.box(parts[1])
@@ -815,8 +815,8 @@ class _Compiler(PhraseCompiler):
             table["taking"] = status
 
     def _fallback(self, effect: Table) -> list[Table]:
-        """ "Remove 3 Guerrillas from Pleiku or, once none, Kontum": what the first
-        space could not give is taken from the second."""
+        """A removal from a first space with a second to fall back on: what the
+        first space could not give is taken from the second."""
         fallback = effect.pop("fallback", None)
         if fallback is None:
             return [effect]
@@ -864,8 +864,8 @@ class _Compiler(PhraseCompiler):
         return self._groups(self._group_list(node), "remove", chooser)
 
     def op_replace(self, node: Tree[Token], chooser: str | None) -> list[Table]:
-        """ "Replace 2 Militia in one Colony with 2 Tories", the location before or after
-        "with"; "every 1 Tory with 3 Militia" replaces in that ratio."""
+        """A replacement of pieces by others, the location before or after "with";
+        an "every N ... with M ..." replacement keeps that ratio."""
         parts = subtrees(node)
         counts = [parts[0]]
         table: Table = {"op": "replace", "count": self.count(parts[0])}
@@ -952,8 +952,8 @@ class _Compiler(PhraseCompiler):
         return [table]
 
     def op_activate_half(self, node: Tree[Token], chooser: str | None) -> list[Table]:
-        """ "Indians Activate their War Parties until half of them are Active": half of
-        them (rounded up, so that at least half end Active), less those Active already."""
+        """An Activation up to a share of a Faction's pieces: that share of them
+        (rounded up, so that at least the share ends Active), less those Active already."""
         parts = subtrees(node)
         table: Table = self._piece_fields(parts[0])
         quantity = {"of": "pieces", "pieces": table["pieces"]}
@@ -973,7 +973,7 @@ class _Compiler(PhraseCompiler):
         return self._flip(node, "underground", chooser)
 
     def op_tunnel(self, node: Tree[Token], chooser: str | None) -> list[Table]:
-        """ "Place Tunnel markers on 2 VC Bases in Pleiku" ("on each": on all)."""
+        """Markers put on a count of pieces in a place ("on each": on all)."""
         parts = subtrees(node)
         count = {"all": True} if parts[0].data == "each_count" else self.count(parts[0])
         table: Table = {"op": "tunnel", "count": count, **self._piece_fields(parts[1])}
@@ -1252,7 +1252,7 @@ class _Compiler(PhraseCompiler):
         return [effect]
 
     def op_improve_min(self, node: Tree[Token], chooser: str | None) -> list[Table]:
-        """ "Improve the Trail by 1 box and to a minimum of 3"."""
+        """A track raised by an amount and to a floor, both given."""
         track = self._track(tokens(node, "TRACK")[0])
         by, floor = (number(token) for token in tokens(node, "NUM"))
         return [
@@ -1261,7 +1261,7 @@ class _Compiler(PhraseCompiler):
         ]
 
     def op_track_any(self, node: Tree[Token], chooser: str | None) -> list[Table]:
-        """ "Increase or decrease any or all of Aid and Patronage by 2 each": every
+        """A choice of tracks, each moved up or down by the same amount: every
         non-empty set of the tracks, each up or down."""
         amount = number(tokens(node, "NUM")[0])
         tracks = self._track_names(subtrees(node)[0])
@@ -1277,7 +1277,7 @@ class _Compiler(PhraseCompiler):
         return [{"op": "choose", "options": options(tracks)}]
 
     def op_that_resources(self, node: Tree[Token], chooser: str | None) -> list[Table]:
-        """ "If VC executing, that Faction Resources +3"."""
+        """A track of "that Faction", the one an earlier condition named."""
         if self.that_faction is None:
             raise Unreadable("'that Faction' names no earlier Faction", node)
         track = f"{self.that_faction}_resources"
@@ -1302,8 +1302,8 @@ class _Compiler(PhraseCompiler):
                  "value": number(tokens(node, "NUM")[0])}]  # fmt: skip
 
     def op_track_cut(self, node: Tree[Token], chooser: str | None) -> list[Table]:
-        """ "Cut Indian and British Resources each to half their total": each track set
-        to its share, rounded down unless the text says up."""
+        """Tracks each cut to a share of their total: each track set to its
+        share, rounded down unless the text says up."""
         share = _FRACTIONS[norm(str(tokens(node, "CUT_SHARE")[0])).lower()]
         rounding = next(node.find_data("rounding"), None)
         effects = []
@@ -1521,7 +1521,7 @@ class _Compiler(PhraseCompiler):
     # ------------------------------------------------------------ procedures, cards
 
     def op_piece_move(self, node: Tree[Token], chooser: str | None) -> list[Table]:
-        """ "VC Guerrillas in Kontum may move 2 spaces": any of them, that far."""
+        """Pieces in a place allowed to move a number of spaces: any of them, that far."""
         parts = subtrees(node)
         table: Table = {"op": "move", **self._piece_fields(parts[0]),
                         "count": {"all": True, "up_to": True}}  # fmt: skip
@@ -1564,7 +1564,7 @@ class _Compiler(PhraseCompiler):
         return [again]
 
     def op_place_and_shift(self, node: Tree[Token], chooser: str | None) -> list[Table]:
-        """ "Place 1 NVA Base in and shift Pleiku 1 level toward ...": one location."""
+        """A placement and a shift sharing one location named after both verbs."""
         parts = subtrees(node)
         where = self.location(parts[2])
         shared, selection = self._share(where, chooser)
