@@ -14,7 +14,8 @@ game: no such game (allowed: sevenyears)
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 
 # Control characters and lone surrogates, written as escapes: a message is one
 # printable line whatever bytes a user's file or argument holds.
@@ -79,6 +80,26 @@ class InputError(LegalisError):
             more = f", ... ({len(self.allowed)} in all)" if len(self.allowed) > 12 else ""
             text += f" (allowed: {shown}{more})"
         return text
+
+
+@contextmanager
+def reading(source: str | None) -> Iterator[None]:
+    """Within it, an :class:`InputError` that names no file names ``source``.
+
+    >>> try:
+    ...     with reading("s.json"):
+    ...         raise InputError("bad value", path="state.turn")
+    ... except InputError as error:
+    ...     print(error)
+    s.json:state.turn: bad value
+    """
+    try:
+        yield
+    except InputError as error:
+        if source is None or error.source is not None:
+            raise
+        raise InputError(error.message, source=source, path=error.path,
+                         allowed=error.allowed) from error  # fmt: skip
 
 
 class IllegalMoveError(LegalisError):

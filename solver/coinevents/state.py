@@ -28,7 +28,7 @@ from legalis.model.coin.deck import SIDES, Card
 from legalis.model.coin.state import CoinState
 from legalis.model.coin.state import state_from_json as board_from_json
 from legalis.model.core.views import ListView, MoveView, RandomSource, Refusal
-from legalis.model.errors import IllegalMoveError, InputError
+from legalis.model.errors import IllegalMoveError, InputError, reading
 from legalis.solver.coinevents.moves import Draw, Move
 from legalis.solver.coinevents.options import RULE_PIVOTAL, EventRules
 from legalis.solver.coinevents.view import RULE_EXECUTE, CardEventsView
@@ -320,14 +320,8 @@ def state_from_json(raw: Any, rules: EventRules, *, source: str | None = None) -
     ...
     legalis.model.errors.InputError: state: card: card 8 is the nva Pivotal Event, which is not available here (5.1.4)
     """  # noqa: E501
-    try:
+    with reading(source):
         return _read(raw, rules, "state")
-    except InputError as error:
-        if source is None or error.source is not None:
-            raise
-        raise InputError(
-            error.message, source=source, path=error.path, allowed=error.allowed
-        ) from error
 
 
 def _read(raw: Any, rules: EventRules, path: str) -> CoinEventState:

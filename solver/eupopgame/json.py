@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from legalis.model.errors import InputError
+from legalis.model.errors import InputError, reading
 from legalis.model.eupop.deck import Display, DisplaySlot, EventDeck
 from legalis.model.eupop.state import state_from_json as map_from_json
 from legalis.solver.eupopgame.options import EupopOptions
@@ -61,14 +61,8 @@ def state_to_json(state: EupopState) -> dict[str, Any]:
 def state_from_json(raw: Any, rules: EupopRules, *, source: str | None = None) -> EupopState:
     """The state written by :func:`state_to_json` for the game of ``rules``; a state
     of other options is refused (load the game with the state's options)."""
-    try:
+    with reading(source):
         return _read(raw, rules, "state")
-    except InputError as error:
-        if source is None or error.source is not None:
-            raise
-        raise InputError(
-            error.message, source=source, path=error.path, allowed=error.allowed
-        ) from error
 
 
 def _get(raw: dict[str, Any], name: str, kind: type | tuple[type, ...], path: str) -> Any:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from legalis.model.coin.state import state_from_json as coin_from_json
-from legalis.model.errors import InputError
+from legalis.model.errors import InputError, reading
 from legalis.solver.lodgame.moves import _decode, _encode
 from legalis.solver.lodgame.rules import FACTIONS, LodRules
 from legalis.solver.lodgame.state import WINTER_PHASES, Action, LodState, Winter
@@ -95,13 +95,8 @@ def _card(rules: LodRules, raw: dict[str, Any], name: str, path: str) -> int | N
 def state_from_json(raw: Any, rules: LodRules, *, source: str | None = None) -> LodState:
     """The state written by :func:`state_to_json` under ``rules``."""
     path = "state"
-    try:
+    with reading(source):
         return _read(raw, rules, path)
-    except InputError as error:
-        if source is None or error.source is not None:
-            raise
-        raise InputError(error.message, source=source, path=error.path,
-                         allowed=error.allowed) from error  # fmt: skip
 
 
 def _read(raw: Any, rules: LodRules, path: str) -> LodState:
