@@ -8,6 +8,8 @@ arguments and returns a report with ``ok``, ``findings`` and ``to_json()``.
 
 >>> with_capability("fixtures")
 ['fitl', 'lod']
+>>> with_capability("draw")
+['eupop', 'fitl', 'lod', 'sevenyears']
 >>> verifier("chess")
 Traceback (most recent call last):
 legalis.model.errors.InputError: game: no verify for 'chess' (allowed: eupop, fitl, lod, sevenyears)
@@ -108,18 +110,6 @@ def _fixtures(game: str) -> Callable[..., Any]:
 _FIXTURES = {"fitl": _fixtures("fitl"), "lod": _fixtures("lod")}
 
 
-SPREADS = ("religion", "revolution")  # 16.5: what the next placement spreads
-
-
-def _draw_eupop(state: Any, layer: str = "religion") -> tuple[str, dict[str, Any]]:
-    """The map of an EU:PoP state and where the next ``layer`` spread may go."""
-    from legalis.eupop_draw import draw_spread
-
-    if layer not in SPREADS:
-        raise InputError(f"unknown layer {clip(layer)!r}", path="--layer", allowed=SPREADS)
-    return draw_spread(state.map, layer)
-
-
 # Finding codes of the verifiers beside the COIN deck checks' (which list their own).
 _GENERAL_CODES = {
     "proof.failed": (
@@ -155,7 +145,14 @@ def finding_codes() -> dict[str, tuple[str, str, str]]:
     return {**CODES, **_GENERAL_CODES}
 
 
-_DRAWERS: dict[str, Callable[..., tuple[str, dict[str, Any]]]] = {"eupop": _draw_eupop}
+def _draw(game: Any, state: Any, **how: Any) -> Any:
+    from legalis.board import draw_state
+
+    return draw_state(game, state, **how)
+
+
+# Every game's board is drawn (legalis.board); a game without one would be left out.
+_DRAWERS = {name: _draw for name in ("eupop", "fitl", "lod", "sevenyears")}
 _TABLES: dict[str, dict[str, Any]] = {
     "verify": _VERIFIERS,
     "fixtures": _FIXTURES,
@@ -189,8 +186,8 @@ def fixture_maker(game: str) -> Callable[..., dict[str, Any]]:
     return function
 
 
-def drawer(game: str) -> Callable[..., tuple[str, dict[str, Any]]]:
-    """The function that draws a state of ``game`` as SVG: ``draw(state, **how)``
-    gives the drawing and a summary of what it shows."""
-    function: Callable[..., tuple[str, dict[str, Any]]] = _lookup("draw", game)
+def drawer(game: str) -> Callable[..., Any]:
+    """The function that draws a state of ``game`` as SVG: ``draw(game, state,
+    viewer=, layer=)`` gives a :class:`~legalis.board.Board`."""
+    function: Callable[..., Any] = _lookup("draw", game)
     return function

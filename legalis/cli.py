@@ -19,6 +19,8 @@ from __future__ import annotations
 import json
 import re
 import sys
+import threading
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
@@ -269,6 +271,14 @@ def moves_command(
     game_name: GameArg,
     state_path: StateOpt = None,
     count: Annotated[bool, typer.Option("--count", help="Only count the legal moves.")] = False,
+    groups: Annotated[
+        bool,
+        typer.Option(
+            "--groups",
+            help="The moves' groups (Pass, Event, each Command ...) with their counts and "
+            "the offset of each one's first move.",
+        ),
+    ] = False,
     check: Annotated[
         str | None, typer.Option("--check", help="Is this move (JSON) legal here, and why not?")
     ] = None,
@@ -285,6 +295,9 @@ def moves_command(
     reason and the rule (--check MOVE; exit 1 if it is illegal)."""
     game, state = _load_state(game_name, state_path, seed, option, seat, scenario=scenario,
                               deck=deck)  # fmt: skip
+    if groups:
+        _show_groups(game, state, as_json)
+        return
     show_moves(
         state.legal_moves(),
         f"{state.to_move} ({game.render(state)[0]})",
@@ -299,6 +312,22 @@ def moves_command(
         group=game.move_group,
         extra={"game": game.name, "to_move": state.to_move},
     )
+
+
+def _show_groups(game: Any, state: Any, as_json: bool) -> None:
+    from legalis.model.core.views import move_groups
+
+    view = state.legal_moves()
+    found = [group.to_json() for group in move_groups(view, game.move_group)]
+    if as_json:
+        emit_json({"game": game.name, "to_move": state.to_move, "count": view.count(),
+                   "groups": found})  # fmt: skip
+        return
+    out.print(f"{plural(view.count(), 'legal move')} for {state.to_move}", markup=False)
+    for group in found:
+        counted = "not counted" if group["count"] is None else plural(group["count"], "move")
+        start = "" if group["offset"] is None else f" (--offset {group['offset']})"
+        out.print(f"  {group['group']}: {counted}{start}", markup=False)
 
 
 @app.command("apply")
@@ -793,23 +822,28 @@ def draw_command(
     scenario: ScenarioOpt = None,
     option: OptionList = None,
     seed: SeedOpt = DEFAULT_SEED,
+    viewer: Annotated[
+        str | None, typer.Option("--viewer", help="The seat looking: its hidden cards are drawn.")
+    ] = None,
     output: Annotated[Path, typer.Option("--out", help="The SVG file to write.")] = Path("map.svg"),
     as_json: JsonFlag = False,
 ) -> None:
-    """Draw a state of a game as SVG."""
+    """Draw a state of a game as SVG: the board the browser table shows (legalis serve)."""
     draw = drawer(game_entry(game_name).name)
     check_writable(output, "--out")
-    _, state = _load_state(game_name, state_path, seed, option, scenario=scenario)
-    drawing, summary = draw(state, **({"layer": layer} if layer else {}))
-    write_file(output, drawing, "--out")
+    game, state = _load_state(game_name, state_path, seed, option, scenario=scenario)
+    try:
+        board = draw(game, state, viewer=viewer, layer=layer)
+    except InputError as error:
+        raise InputError(error.message, path=f"--{error.path}", allowed=error.allowed) from error
+    write_file(output, board.svg, "--out")
     if as_json:
-        emit_json({"wrote": str(output), **summary})
+        emit_json({"wrote": str(output), "words": board.words, "places": board.places,
+                   **board.details})  # fmt: skip
         return
-    shown = "; ".join(
-        f"{key}: {len(value)}" if isinstance(value, list) else f"{key}: {value}"
-        for key, value in summary.items()
-    )
-    out.print(f"wrote {output}: {shown}", markup=False)
+    out.print(f"wrote {output}: {len(board.places)} places drawn", markup=False)
+    for line in board.words:
+        out.print(line, markup=False)
 
 
 # ---------------------------------------------------------------------- serving clients
@@ -845,20 +879,31 @@ def serve_command(
         int,
         typer.Option(help="Server processes sharing the port (1 to twice the cores).", min=1),
     ] = 1,
+    open_page: Annotated[
+        bool, typer.Option("--open", help="Open the table in a web browser once serving.")
+    ] = False,
     as_json: Annotated[
         bool, typer.Option("--json", help="First print the address served as a JSON line.")
     ] = False,
 ) -> None:
-    """Serve the JSON API (legal moves, checks, applies, deck verification) over HTTP.
+    """Serve the browser table at / and the JSON API (legal moves, checks, applies,
+    bots, boards, deck verification) under /v1 over HTTP.
 
     Bounds left out keep the server's defaults (``legalis.server.Limits``).
     """
     from legalis.server import Limits, check_serving, serve
 
     check_serving(host, port, workers)  # a bad address or worker count: exit 2, nothing served
+    address = f"http://{host}:{port}"
     if as_json:
-        sys.stdout.write(json.dumps({"serving": f"http://{host}:{port}"}) + "\n")
+        sys.stdout.write(json.dumps({"serving": address}) + "\n")
         sys.stdout.flush()
+    else:
+        out.print(f"the table: {address}/   the API: {address}/docs   (Ctrl-C stops)",
+                  markup=False)  # fmt: skip
+    if open_page:
+        threading.Thread(target=_open_when_serving, args=(host, port, address + "/"),
+                         daemon=True).start()  # fmt: skip
     given: dict[str, Any] = {
         "max_body_bytes": max_body,
         "max_page": max_page,
@@ -868,6 +913,21 @@ def serve_command(
     }
     limits = Limits(**{name: value for name, value in given.items() if value is not None})
     serve(host, port, limits, workers, games=tuple(game_entry(n).name for n in game_names or ()))
+
+
+def _open_when_serving(host: str, port: int, address: str, wait: float = 30.0) -> None:
+    """Open ``address`` in the person's web browser once the port answers."""
+    import socket
+    import webbrowser
+
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection((host, port), timeout=0.5):
+                webbrowser.open(address)
+                return
+        except OSError:
+            time.sleep(0.2)
 
 
 @app.command("demo")

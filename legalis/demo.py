@@ -16,23 +16,15 @@ import itertools
 from typing import Any
 
 from legalis.capabilities import VerifyInput, verifier, with_capability
-from legalis.model.core.randomness import LoggedRandom
 from legalis.registry import game_entry, games, load_game
 from legalis.simulation import simulate
 from legalis.solver.players import NONPLAYER, automatic_player, seat_kinds
-from legalis.solver.playout import play_game
+from legalis.solver.playout import first_decision, play_game
 from legalis.terminal import out
 
 __all__ = ["print_demo", "run_demo", "show_game"]
 
 SHOWN_MOVES = 3
-
-
-def _first_decision(game: Any, seed: int) -> Any:
-    state, rng = game.new_initial_state(), LoggedRandom(seed)
-    while state.is_chance and not state.is_over:
-        state.play(state.sample_chance(rng))
-    return state
 
 
 def _refused(game: Any, state: Any) -> dict[str, Any] | None:
@@ -64,7 +56,7 @@ def _automatic_seats(game: Any) -> tuple[Any, dict[str, str]]:
 def show_game(name: str, *, seed: int, count: int) -> dict[str, Any]:
     """The demo of one game, as JSON."""
     game = load_game(name)
-    state = _first_decision(game, seed)
+    state, _ = first_decision(game, seed)
     view = state.legal_moves()
     seated, kinds = _automatic_seats(game)
     players = {seat: automatic_player(kind, seated, seat) for seat, kind in kinds.items()}

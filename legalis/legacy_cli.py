@@ -494,7 +494,7 @@ def draw_command(
 ) -> None:
     """Draw an EU:PoP map as SVG: faiths, borders, sea links, clusters, and the
     Areas the next 16.5 spread placement may reach."""
-    from legalis.eupop_draw import draw_spread
+    from legalis.board.eupop import draw_eupop
 
     _game_name(game_name, game_option, (EUPOP,), "drawing")
     if spread not in ("religion", "revolution"):
@@ -502,7 +502,7 @@ def draw_command(
             f"unknown spread {spread!r}", path="--spread", allowed=["religion", "revolution"]
         )
     check_writable(out_path, "--out")
-    drawing, summary = draw_spread(_eupop_state(state_path), spread)
+    drawing, _, summary = draw_eupop(_eupop_state(state_path), layer=spread)
     write_file(out_path, drawing, "--out")
     if as_json:
         emit_json(summary)

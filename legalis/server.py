@@ -74,7 +74,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from legalis.capabilities import VerifyInput, fixture_maker, verifier, with_capability
 from legalis.model.core.game import OptionSpec
-from legalis.model.errors import IllegalMoveError, InputError, SolverLimitError
+from legalis.model.errors import IllegalMoveError, InputError, SolverLimitError, clip
 from legalis.registry import game_entry, games, load_game
 
 API_VERSION = "v1"
@@ -196,7 +196,7 @@ MoveField = Field(
     description='A move of the state\'s game, e.g. {"type": "pass", "player": "british"}.',
     json_schema_extra=published(*MOVE_SCHEMAS),
 )
-PLAY = ("new", "validate", "moves", "check", "apply", "bot-move")  # every game's endpoints
+PLAY = ("new", "validate", "moves", "check", "apply", "bot-move", "replay", "board")  # all
 CAPABILITIES = ("verify", "fixtures")  # the endpoints of the games that have them
 HUMAN = "human"  # the seat kind no server plays
 CAPABILITY_SCHEMAS = {"verify": ("finding",),
@@ -238,6 +238,11 @@ class StateRequest(RequestBody):
 class MovesRequest(StateRequest):
     offset: Whole = Field(default=0, ge=0, description="Index of the first move of the page.")
     limit: Whole = Field(default=100, ge=0, description="Moves per page (capped by the server).")
+    groups: bool = Field(
+        default=False,
+        description="Also give the moves' groups (Pass, Event, each Command ...): each "
+        "group's heading, count and the offset of its first move, to page through it.",
+    )
 
 
 class MoveRequest(StateRequest):
@@ -260,7 +265,12 @@ class VerifyRequest(RequestBody):
         default=None,
         description="The game's data to check, its TOML file's content as JSON: a COIN "
         "deck, the Seven Years War card list, the EU:PoP Event catalogue; null: the "
-        "bundled one.",
+        "bundled one (or `text`).",
+    )
+    text: str | None = Field(
+        default=None,
+        description="The same data as the TOML file's text, as pasted or uploaded "
+        "(instead of `data`).",
     )
     rules: JsonObject | None = Field(
         default=None, description="The rule numbers to check the data against (the Seven "
@@ -274,6 +284,28 @@ class VerifyRequest(RequestBody):
         description="COIN: event text in a sentence form legalis does not read is an "
         "error (text.unread), not a warning.",
     )
+
+
+class BoardRequest(RequestBody):
+    state: JsonObject | None = Field(
+        default=None, description="A game state to draw (or `witness`).",
+        json_schema_extra=published(*STATE_SCHEMAS, optional=True),
+    )  # fmt: skip
+    witness: JsonObject | None = Field(
+        default=None,
+        description="A finding's witness state to draw instead (LoD and FitL: a COIN board "
+        "document, as `legalis verify` reports it).",
+    )
+    caption: str = Field(default="", max_length=500,
+                         description="What a witness shows, to title its drawing.")  # fmt: skip
+    viewer: str | None = Field(
+        default=None, description="The seat looking: its hidden cards are drawn (null: "
+        "only what every seat sees).",
+    )  # fmt: skip
+    layer: str | None = Field(
+        default=None, description="What to show on a game's map (EU:PoP: religion or "
+        "revolution, the next 16.5 spread).",
+    )  # fmt: skip
 
 
 class FixturesRequest(RequestBody):
@@ -338,15 +370,22 @@ class StateResponse(BaseModel):
     summary: JsonObject = Field(description="Where the game stands, for display.")
 
 
-class ValidateResponse(BaseModel):
-    ok: bool
-    summary: JsonObject
+class ValidateResponse(StateResponse):
+    ok: bool = Field(description="The state is sound (a bad one is a 422 instead).")
 
 
 class ListedMove(BaseModel):
     move: JsonObject = MoveField
     description: str = Field(description="The move for people.")
     group: str = Field(description='The heading a list shows it under, e.g. "Pass".')
+
+
+class MoveGroupInfo(BaseModel):
+    group: str = Field(description="The heading, as `group` of each move.")
+    count: int | None = Field(description="Its moves (null: too many to count here).")
+    offset: int | None = Field(description="The index of its first move (`offset` of moves).")
+    exact: bool = Field(description="Every move was looked at (else a section too large "
+                        "to list has the heading of its first and last moves).")  # fmt: skip
 
 
 class MovesResponse(BaseModel):
@@ -356,6 +395,25 @@ class MovesResponse(BaseModel):
     offset: int
     limit: int = Field(description="The page size used (after the server's cap).")
     moves: list[ListedMove]
+    groups: list[MoveGroupInfo] | None = Field(
+        default=None, description="When asked for: the moves' groups, in listing order."
+    )
+
+
+class PlaceInfo(BaseModel):
+    id: str
+    name: str
+    words: str = Field(description="What lies there, in words.")
+
+
+class BoardResponse(BaseModel):
+    """A drawn board (other fields: what a game's drawing also reports)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    svg: str = Field(description="The board as an SVG document.")
+    words: list[str] = Field(description="Where the game stands, in words.")
+    places: list[PlaceInfo] = Field(description="Each drawn space or area, in words.")
 
 
 class VerdictResponse(BaseModel):
@@ -367,6 +425,26 @@ class VerdictResponse(BaseModel):
     legal: bool
     reason: str
     rule: str
+
+
+class NewResponse(StateResponse):
+    opening: list[JsonObject] = Field(
+        description="The chance moves played from the opening to reach this first decision "
+        "(a log of the game starts with them).",
+        json_schema_extra=published(*MOVE_SCHEMAS, many=True),
+    )
+
+
+class ReplayRequest(RequestBody):
+    log: str = Field(description="A game log as `legalis play GAME --out` writes it: JSON "
+                     "lines, a header, one line per move, the result.")  # fmt: skip
+
+
+class ReplayResponse(StateResponse):
+    moves: int = Field(description="The moves the log applied, each checked.")
+    matches_log: bool | None = Field(
+        description="Whether the result is the log's (null: the log has no result line)."
+    )
 
 
 class AppliedResponse(StateResponse):
@@ -938,17 +1016,6 @@ def _read_move(game: Any, raw: JsonObject) -> Any:
         return game.move_from_json(raw)
 
 
-def _first_decision(game: Any, seed: int) -> Any:
-    """A new game of ``game`` after its seeded chance moves (the shuffle, the deck)."""
-    from legalis.model.core.randomness import LoggedRandom
-
-    state = game.new_initial_state()
-    rng = LoggedRandom(seed)
-    while state.is_chance and not state.is_over:
-        state.play(state.sample_chance(rng))
-    return state
-
-
 def page_of(view: Any, offset: int, limit: int) -> tuple[int, list[Any]]:
     """The count of ``view`` and its moves ``offset .. offset + limit - 1``."""
     count = int(view.count())
@@ -970,25 +1037,54 @@ def _where(game: Any, state: Any) -> dict[str, Any]:
     }
 
 
-def _new(name: str, body: NewRequest) -> StateResponse:
+def _new(name: str, body: NewRequest) -> NewResponse:
     """The first decision of a seeded game with the body's rule options."""
+    from legalis.solver.playout import first_decision
+
     with reading_field("options"):
         game = _registered_game(name, _options_key(body.options, "options"))
-    return StateResponse(**_where(game, _first_decision(game, body.seed)))
+    state, opening = first_decision(game, body.seed)
+    return NewResponse(opening=[game.move_to_json(move) for move in opening],
+                       **_where(game, state))  # fmt: skip
+
+
+def _replay(name: str, body: ReplayRequest) -> ReplayResponse:
+    """The state a log's moves lead to, each move checked as it is applied."""
+    from legalis.solver.gamelog import parse_log, replay
+
+    parsed = parse_log(body.log.splitlines(), source="log")
+    if parsed.header["game"] != name:
+        raise InputError(f"a log of {clip(str(parsed.header['game']))}, not of {name}",
+                         path="log", allowed=[name])  # fmt: skip
+    with reading_field("log"):
+        game = _registered_game(name, _options_key(parsed.header["options"], "options"))
+    try:
+        outcome = replay(game, parsed)
+    except InputError as error:
+        raise InputError(error.message, path=within("log", error.path),
+                         allowed=error.allowed) from error  # fmt: skip
+    return ReplayResponse(moves=outcome.moves, matches_log=outcome.matches_log,
+                          **_where(game, outcome.final_state))  # fmt: skip
 
 
 def _validate(name: str, body: StateRequest) -> ValidateResponse:
     game, state = _game_state(name, body.state)
-    return ValidateResponse(ok=True, summary=game.summary(state))
+    return ValidateResponse(ok=True, **_where(game, state))
 
 
 def _moves(name: str, body: MovesRequest, limit: int) -> MovesResponse:
+    from legalis.model.core.views import move_groups
+
     game, state = _game_state(name, body.state)
-    count, moves = page_of(state.legal_moves(), body.offset, limit)
+    view = state.legal_moves()
+    count, moves = page_of(view, body.offset, limit)
     listed = [ListedMove(move=game.move_to_json(move), description=game.describe_move(move),
                          group=game.move_group(move)) for move in moves]  # fmt: skip
+    groups = None
+    if body.groups:
+        groups = [MoveGroupInfo(**group.to_json()) for group in move_groups(view, game.move_group)]
     return MovesResponse(game=name, to_move=state.to_move, count=count, offset=body.offset,
-                         limit=limit, moves=listed)  # fmt: skip
+                         limit=limit, moves=listed, groups=groups)  # fmt: skip
 
 
 def _check(name: str, body: MoveRequest) -> VerdictResponse:
@@ -1064,10 +1160,42 @@ def _data_path(path: str | None) -> str:
     return within("data", path)
 
 
+def _board(name: str, body: BoardRequest) -> BoardResponse:
+    from legalis.board import draw_state, draw_witness
+
+    if (body.state is None) == (body.witness is None):
+        raise InputError("give a state or a finding's witness to draw, one of the two",
+                         path="state")  # fmt: skip
+    if body.state is not None:
+        game, state = _game_state(name, body.state)
+        board = draw_state(game, state, viewer=body.viewer, layer=body.layer)
+    else:
+        if body.viewer is not None or body.layer is not None:
+            raise InputError("a witness is drawn as it is: no viewer or layer",
+                             path="viewer" if body.viewer is not None else "layer")  # fmt: skip
+        with reading_field("witness"):
+            board = draw_witness(name, dict(body.witness or {}), caption=body.caption)
+    return BoardResponse.model_validate(board.to_json())
+
+
+def _verify_data(body: VerifyRequest) -> JsonObject | None:
+    """The data to verify: ``data``, or ``text`` read as TOML (an error names its line)."""
+    if body.text is None:
+        return body.data
+    if body.data is not None:
+        raise InputError("give the data as `data` or as `text`, not both", path="text")
+    import tomllib
+
+    try:
+        return tomllib.loads(body.text)
+    except tomllib.TOMLDecodeError as error:
+        raise InputError(f"not TOML: {error}", path="text") from error
+
+
 def _verify(name: str, body: VerifyRequest) -> VerifyResponse:
     check = verifier(name)
-    given = VerifyInput(data=body.data, source=None, options=body.options, rules=body.rules,
-                        strict=body.strict)  # fmt: skip
+    given = VerifyInput(data=_verify_data(body), source=None, options=body.options,
+                        rules=body.rules, strict=body.strict)  # fmt: skip
     try:
         with Z3_LOCK:
             report = check(given)
@@ -1204,9 +1332,9 @@ def create_app(limits: Limits | None = None, games_served: Sequence[str] = ()) -
         served = [info for info in listed.games if info.name in app.state.games]
         return GamesResponse(version=listed.version, games=served)
 
-    @app.post(f"{v1}/{{game}}/new", response_model=StateResponse,
+    @app.post(f"{v1}/{{game}}/new", response_model=NewResponse,
               responses=error_answers(413, 422, 503), tags=["play"])  # fmt: skip
-    async def new(game: RegisteredGame, body: NewRequest) -> StateResponse:
+    async def new(game: RegisteredGame, body: NewRequest) -> NewResponse:
         """A new game with these rule options: its first decision, after the seeded
         chance moves (the shuffle, the deck, the dice)."""
         return await lanes.play(game, _new, body)
@@ -1242,6 +1370,19 @@ def create_app(limits: Limits | None = None, games_served: Sequence[str] = ()) -
         for the seat to move, or chance's at a chance move, and the state after it."""
         return await lanes.play(game, _bot_move, body)
 
+    @app.post(f"{v1}/{{game}}/replay", response_model=ReplayResponse,
+              responses=error_answers(413, 422, 503), tags=["play"])  # fmt: skip
+    async def replay(game: RegisteredGame, body: ReplayRequest) -> ReplayResponse:
+        """Re-apply every move of a logged game, checking each: the state it ends in."""
+        return await lanes.play(game, _replay, body)
+
+    @app.post(f"{v1}/{{game}}/board", response_model=BoardResponse,
+              responses=error_answers(413, 422, 503), tags=["play"])  # fmt: skip
+    async def board(game: RegisteredGame, body: BoardRequest) -> BoardResponse:
+        """A state (or a finding's witness state) drawn as SVG, with where the game
+        stands and what lies in each space in words."""
+        return await lanes.play(game, _board, body)
+
     @app.post(f"{v1}/{{game}}/verify", response_model=VerifyResponse,
               responses=error_answers(413, 422, 503), tags=["verify"])  # fmt: skip
     async def verify(game: VerifiedGame, body: VerifyRequest) -> VerifyResponse:
@@ -1266,8 +1407,24 @@ def create_app(limits: Limits | None = None, games_served: Sequence[str] = ()) -
         return published[name]
 
     app.include_router(legacy_router(lanes))
+    _serve_table(app)
     app.openapi = _documented(app, {**_links(), **legacy_links()})  # type: ignore[method-assign]
     return app
+
+
+TABLE_FILES = Path(__file__).parent / "web"  # the browser table: static, no build step
+
+
+def _serve_table(app: FastAPI) -> None:
+    """The browser table at ``/``, its script and style under ``/table/``."""
+    from fastapi.responses import FileResponse
+    from fastapi.staticfiles import StaticFiles
+
+    @app.get("/", include_in_schema=False)
+    async def table() -> FileResponse:
+        return FileResponse(TABLE_FILES / "index.html", media_type="text/html")
+
+    app.mount("/table", StaticFiles(directory=TABLE_FILES), name="table")
 
 
 DROPPED = ("$defs", "$schema")  # moved to the components; the document's own dialect

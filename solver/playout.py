@@ -76,3 +76,22 @@ def play_game(
     out.turns = game.summary(state)["turn"]
     out.final_state = state
     return out
+
+
+def first_decision(game: Game, seed: int) -> tuple[Any, list[Any]]:
+    """A new game after its seeded chance moves (the shuffle, the deck, the dice):
+    its first decision and those chance moves, so that a log of the game can start
+    from the opening.
+
+    >>> from legalis.model.sevenyears.game import SevenYearsGame
+    >>> state, opening = first_decision(SevenYearsGame(), 1)
+    >>> state.is_chance, len(opening) > 0
+    (False, True)
+    """
+    state, rng = game.new_initial_state(), LoggedRandom(seed)
+    opening = []
+    while state.is_chance and not state.is_over:
+        move = state.sample_chance(rng)
+        opening.append(move)
+        state.play(move)
+    return state, opening

@@ -98,6 +98,11 @@ class MoveView(ABC, Generic[M]):
         """The legal moves for which ``keep`` is true, lazily."""
         return (move for move in self if keep(move))
 
+    def sections(self) -> Sequence[MoveView[Any]]:
+        """The views whose moves this one lists one after the other (a Pass, an
+        Event, each Command ...), or none for a view of one kind of move."""
+        return ()
+
 
 class ListView(MoveView[M]):
     """A view over a short, already known list of moves."""
@@ -231,3 +236,71 @@ class SeedChances(MoveView[M]):
 
     def refusal(self, move: object) -> Refusal | None:
         return self.refuse(move)
+
+
+GROUP_LISTED_MOST = 2000  # moves of one section listed to count its headings
+
+
+@dataclass(frozen=True)
+class MoveGroup:
+    """A run of consecutive legal moves under one heading: its ``count`` (None:
+    too many to count here) and the index of its first move, ``offset`` (None
+    after a run not counted), so a list can page through it. ``exact``: every
+    move of the run was looked at; otherwise a section too large to list was given
+    the heading of its first and last moves."""
+
+    heading: str
+    count: int | None
+    offset: int | None
+    exact: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        return {"group": self.heading, "count": self.count, "offset": self.offset,
+                "exact": self.exact}  # fmt: skip
+
+
+def move_groups(view: MoveView[M], heading: Callable[[M], str]) -> list[MoveGroup]:
+    """The legal moves as runs of one ``heading`` each, with their counts, found
+    section by section so that no large section is listed.
+
+    >>> view = ListView(["pass", "march a", "march b"], lambda move: None)
+    >>> [(g.heading, g.count, g.offset) for g in move_groups(view, lambda m: m.split()[0])]
+    [('pass', 1, 0), ('march', 2, 1)]
+    """
+    runs: list[MoveGroup] = []
+    _group_into(view, heading, runs)
+    return runs
+
+
+def _add(runs: list[MoveGroup], heading: str, count: int | None, exact: bool) -> None:
+    last = runs[-1] if runs else None
+    offset: int | None = 0
+    if last is not None:
+        offset = None if last.offset is None or last.count is None else last.offset + last.count
+    if last is not None and last.heading == heading and offset is not None and count is not None:
+        runs[-1] = MoveGroup(
+            heading, offset - (last.offset or 0) + count, last.offset, last.exact and exact
+        )
+    else:
+        runs.append(MoveGroup(heading, count, offset, exact))
+
+
+def _group_into(view: MoveView[M], heading: Callable[[M], str], runs: list[MoveGroup]) -> None:
+    sections = view.sections()
+    if sections:
+        for section in sections:
+            _group_into(section, heading, runs)
+        return
+    try:
+        count = view.count()
+    except SolverLimitError:
+        _add(runs, heading(next(iter(view))), None, False)
+        return
+    if count == 0:
+        return
+    if count <= GROUP_LISTED_MOST:
+        for move in view:
+            _add(runs, heading(move), 1, True)
+        return
+    first, last = heading(view.nth(0)), heading(view.nth(count - 1))
+    _add(runs, first if first == last else f"{first} ... {last}", count, False)

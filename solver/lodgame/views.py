@@ -109,6 +109,9 @@ class ChainView(MoveView[Any]):
     def count(self) -> int:
         return sum(self.counts())
 
+    def sections(self) -> Sequence[MoveView[Any]]:
+        return self.parts
+
     def nth(self, index: int) -> Any:
         if index < 0:
             raise IndexError(index)

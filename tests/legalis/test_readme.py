@@ -135,19 +135,30 @@ def _port_free(port: int) -> bool:
     return True
 
 
-def test_the_readme_server_command_serves_and_stops(workdir: Path) -> None:
+@pytest.mark.parametrize(
+    "command", [c for c in readme_commands() if c.split()[1] == "serve"], ids=lambda c: c
+)
+def test_each_readme_server_command_serves_the_table_and_the_api(
+    workdir: Path, command: str
+) -> None:
     import httpx
 
-    (command,) = [c for c in readme_commands() if c.split()[1] == "serve"]
     argv = legalis(command)
     port = README_PORT
     if not _port_free(port):  # another program holds the README's port: only the port differs
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
-        argv[argv.index(str(README_PORT))] = str(port)
+    if "--port" in argv:
+        argv[argv.index("--port") + 1] = str(port)
+    else:
+        argv += ["--port", str(port)]
+    opened = workdir / "opened.txt"
+    # --open hands the address to the program BROWSER names: here one that writes it down
+    browser = f"sh -c 'echo %s > {opened}'"
+    environment = {**os.environ, "BROWSER": browser}
     server = subprocess.Popen(argv, cwd=workdir, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)  # fmt: skip
+                              stderr=subprocess.DEVNULL, env=environment)  # fmt: skip
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -158,6 +169,12 @@ def test_the_readme_server_command_serves_and_stops(workdir: Path) -> None:
                 assert time.monotonic() < deadline and server.poll() is None
                 time.sleep(0.2)
         assert answer.status_code == 200 and "sevenyears" in answer.text
+        page = httpx.get(f"http://127.0.0.1:{port}/", timeout=5)
+        assert page.status_code == 200 and "/table/table.js" in page.text
+        if "--open" in argv:
+            while not opened.exists() and time.monotonic() < deadline:
+                time.sleep(0.2)
+            assert opened.read_text().strip() == f"http://127.0.0.1:{port}/"
     finally:
         server.terminate()
         try:
