@@ -894,6 +894,7 @@ def serve_command(
     from legalis.server import Limits, check_serving, serve
 
     check_serving(host, port, workers)  # a bad address or worker count: exit 2, nothing served
+    served = tuple(game_entry(name).name for name in game_names or ())
     address = f"http://{host}:{port}"
     if as_json:
         sys.stdout.write(json.dumps({"serving": address}) + "\n")
@@ -912,7 +913,7 @@ def serve_command(
         "processes": processes,
     }
     limits = Limits(**{name: value for name, value in given.items() if value is not None})
-    serve(host, port, limits, workers, games=tuple(game_entry(n).name for n in game_names or ()))
+    serve(host, port, limits, workers, games=served)
 
 
 def _open_when_serving(host: str, port: int, address: str, wait: float = 30.0) -> None:

@@ -117,3 +117,5 @@ def print_demo(body: dict[str, Any]) -> None:
             checked = shown["verify"]
             verdict = "no findings" if checked["ok"] else f"{checked['findings']} findings"
             out.print(f"verification (data checks and Z3 proofs): {verdict}", markup=False)
+    out.rule()
+    out.print("Play any of them in a web browser, against bots: legalis serve --open", markup=False)

@@ -36,7 +36,8 @@ under ``if __name__ == "__main__":``.
 >>> paths = app.openapi()["paths"]
 >>> sorted(path.rsplit("/", 1)[1] for path in paths if "deprecated" not in paths[path].get(
 ...     "post", {}) and path.startswith("/v1/{game}/"))  # doctest: +NORMALIZE_WHITESPACE
-['apply', 'bot-move', 'check', 'fixtures', 'moves', 'new', 'validate', 'verify']
+['apply', 'board', 'bot-move', 'check', 'fixtures', 'moves', 'new', 'replay', 'validate',
+ 'verify']
 """
 
 from __future__ import annotations
@@ -352,6 +353,11 @@ class GameInfo(BaseModel):
     options: list[OptionInfo] = Field(description="The rule options: `options` of new.")
     supports: list[str] = Field(description="The endpoints that serve this game.")
     schemas: list[str] = Field(description="JSON Schemas of its documents: GET /v1/schemas/{name}.")
+    layers: list[str] = Field(
+        default_factory=list,
+        description="What its board can show beside the state (`layer` of board; the first "
+        "is the default).",
+    )
 
 
 class GamesResponse(BaseModel):
@@ -1231,6 +1237,7 @@ def _process_lane_modules() -> list[str]:
 
 def _game_info(name: str) -> GameInfo:
     """What ``GET /v1/games`` says of game ``name``."""
+    from legalis.board import board_layers
     from legalis.solver.players import seat_kinds
 
     game = _registered_game(name, "null")
@@ -1245,6 +1252,7 @@ def _game_info(name: str) -> GameInfo:
         options=[OptionInfo(**spec.to_json()) for spec in _option_specs(name)],
         supports=[*PLAY, *extra],
         schemas=[document for document in documents if document in _schemas()],
+        layers=list(board_layers(name)),
     )
 
 

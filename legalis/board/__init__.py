@@ -20,9 +20,18 @@ from typing import Any
 
 from legalis.model.errors import InputError, clip
 
-__all__ = ["LAYERS", "Board", "draw_state", "draw_witness", "witness_games"]
+__all__ = ["LAYERS", "Board", "board_layers", "draw_state", "draw_witness", "witness_games"]
 
 LAYERS = ("religion", "revolution")  # EU:PoP 16.5: what the next placement spreads
+
+
+def board_layers(game_name: str) -> tuple[str, ...]:
+    """What a game's board can show beside its state (the first is the default).
+
+    >>> board_layers("eupop"), board_layers("lod")
+    (('religion', 'revolution'), ())
+    """
+    return LAYERS if game_name == "eupop" else ()
 
 
 @dataclass(frozen=True)
@@ -67,6 +76,9 @@ def _draw_eupop_state(game: Any, state: Any, viewer: str | None, layer: str | No
                for slot in game.summary(state)["display"]]  # fmt: skip
     svg, places, details = draw_eupop(state.map, layer=_layer(layer), display=display,
                                       words=words[0])  # fmt: skip
+    names = [place["name"] for place in places if place["id"] in details["reachable"]]
+    reach = ", ".join(names) if names else "no Area"
+    words = [*words, f"A {details['spread']} placement now (16.5) may go to: {reach}"]
     return Board(svg, words, places, details)
 
 

@@ -19,7 +19,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from typing import Any
 
-from legalis.board.svg import Drawing, clipped, layout_of
+from legalis.board.svg import Drawing, as_words, clipped, layout_of
 from legalis.model.coin.deck import Card
 from legalis.model.coin.mapdata import CoinMap, load_map
 from legalis.model.coin.state import CoinState
@@ -51,10 +51,6 @@ STEP = 31  # from one stack of pieces to the next (room for a two-digit count)
 ROW = 17  # from one row of stacks to the next
 
 
-def _words(name: str) -> str:
-    return name.replace("_", " ")
-
-
 def _shapes(board: CoinState) -> dict[str, str]:
     """The glyph of each piece type: a base-like piece a square, a piece that
     flips a cone (hollow while Underground), a Faction's other pieces cubes and
@@ -80,19 +76,19 @@ def _space_words(board: CoinState, doc: dict[str, Any], coin_map: CoinMap,
     kind = "Box" if coin_map.is_box(name) else coin_map.space(name).type
     status: list[str] = []
     if kind != "Box" and board.can_have_support(name):
-        status.append(_words(board.support(name)).title())
+        status.append(as_words(board.support(name)).title())
     controller = board.control(name)
     if controller:
         status.append(next(rule.name for rule in board.data.control if rule.id == controller))
     held = doc["boxes" if kind == "Box" else "spaces"][name]["markers"]
-    status += [_words(marker).title() + (f" x{n}" if n > 1 else "")
+    status += [as_words(marker).title() + (f" x{n}" if n > 1 else "")
                for marker, n in sorted(held.items()) if n]  # fmt: skip
     status += [leader for leader, where in doc["leaders"].items() if where == name]
     pieces = []
     for piece in board.data.pieces:
         for status_name, count in board.holdings(name).get(piece.id, {}).items():
             if count:
-                shown = "" if len(piece.statuses) == 1 else f" ({_words(status_name)})"
+                shown = "" if len(piece.statuses) == 1 else f" ({as_words(status_name)})"
                 pieces.append(f"{count} {piece.name}{shown}")
     return kind, ", ".join(status), pieces
 
@@ -135,10 +131,10 @@ def _draw_card(drawing: Drawing, x: float, y: float, width: float, heading: str,
 def _draw_tracks(drawing: Drawing, board: CoinState, doc: dict[str, Any], top: float,
                  boxes: Sequence[str]) -> None:  # fmt: skip
     panel = drawing.group(drawing.root, class_="tracks")
-    tracks = ", ".join(f"{_words(name).title()} {value}" for name, value in doc["tracks"].items())
+    tracks = ", ".join(f"{as_words(name).title()} {value}" for name, value in doc["tracks"].items())
     y = drawing.wrapped(panel, 20, top + 20, "Tracks: " + tracks, width=int(drawing.width / 6.6),
                         size=11, lines=2)  # fmt: skip
-    eligibility = ", ".join(f"{board.data.faction(f).name} {_words(e)}"
+    eligibility = ", ".join(f"{board.data.faction(f).name} {as_words(e)}"
                             for f, e in doc["eligibility"].items())  # fmt: skip
     if eligibility:
         y = drawing.wrapped(panel, 20, y, "Eligibility: " + eligibility,

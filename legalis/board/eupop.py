@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from legalis.board.svg import Drawing, clipped, layout_of
+from legalis.board.svg import Drawing, as_words, clipped, layout_of
 from legalis.model.eupop.religion import (
     Kind,
     SpreadProgress,
@@ -44,7 +44,7 @@ def spread_summary(state: EuState, spread: str) -> dict[str, Any]:
 
     >>> from legalis.model.eupop.state import bundled_state
     >>> spread_summary(bundled_state(), "revolution")["reachable"]
-    []
+    ['castile', 'east_anglia', 'seine']
     """
     kind: Kind = "revolution" if spread == "revolution" else "religion"
     clusters = religion_clusters(state) if kind == "religion" else revolution_clusters(state)
@@ -82,12 +82,15 @@ def _draw_display(drawing: Drawing, display: Sequence[dict[str, Any]]) -> None:
                          font_style="italic")  # fmt: skip
 
 
-def _area_words(state: EuState, area: str, reachable: set[str]) -> tuple[str, list[str]]:
-    """The Area's faith line and what lies there in words."""
+def _area_words(state: EuState, area: str, reachable: set[str],
+                clusters: dict[str, str]) -> tuple[str, list[str]]:  # fmt: skip
+    """The Area's faith line and what lies there in words (its cluster among them)."""
     info = state.map.areas[area]
     held = state.areas.get(area)
-    faith = held.religion.replace("_", " ").title() if held else "no faith recorded"
+    faith = as_words(held.religion).title() if held else "no faith recorded"
     said = [faith]
+    if area in clusters:
+        said.append(clusters[area])
     if held and held.revolutionary:
         said.append("revolutionary")
     if held and held.token:
@@ -113,6 +116,11 @@ def draw_eupop(
     (``slot``, ``event``, ``title``, ``taken_by``), drawn above the map."""
     summary = spread_summary(state, layer)
     reachable = set(summary["reachable"])
+    clusters = {
+        area: f"in a {as_words(cluster['label'])} cluster of {len(cluster['areas'])} Areas"
+        for cluster in summary["clusters"]
+        for area in cluster["areas"]
+    }
     eu_map = state.map
     layout = layout_of(eu_map.positions, eu_map.frame, eu_map.box, eu_map.graph.edges,
                        [*eu_map.areas, *eu_map.seas], default_box=(120.0, 48.0))  # fmt: skip
@@ -153,7 +161,7 @@ def draw_eupop(
     places = []
     for area_id, info in sorted(eu_map.areas.items()):
         x, y = at[area_id]
-        faith, said = _area_words(state, area_id, reachable)
+        faith, said = _area_words(state, area_id, reachable, clusters)
         words_of_area = ", ".join([info.name, *said])
         places.append({"id": area_id, "name": info.name, "words": words_of_area})
         held = state.areas.get(area_id)

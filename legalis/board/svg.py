@@ -18,7 +18,7 @@ from typing import Any
 
 import networkx as nx
 
-__all__ = ["Drawing", "Layout", "clipped", "layout_of", "words_of_count"]
+__all__ = ["Drawing", "Layout", "as_words", "clipped", "layout_of", "words_of_count"]
 
 ET.register_namespace("", "http://www.w3.org/2000/svg")
 FONT = "DejaVu Sans, Verdana, sans-serif"
@@ -194,3 +194,8 @@ def clipped(words: str, most: int) -> str:
     'Neutral, Br…'
     """
     return words if len(words) <= most else words[: max(0, most - 1)] + "…"
+
+
+def as_words(name: str) -> str:
+    """An id as words: ``passive_support`` -> ``passive support``."""
+    return name.replace("_", " ")

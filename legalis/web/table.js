@@ -6,7 +6,7 @@
 
 const API = "/v1";
 const PAGE = 50; // moves fetched per page of a group
-const FILTER_MOST = 2000; // moves looked through for a filter
+const FILTER_EACH = 400; // moves of each group looked through for a filter
 const HUMAN = "human";
 const CHANCE = "chance";
 
@@ -118,6 +118,9 @@ function fillSetup() {
     }
     seats.append(element("label", {}, `${words(seat)} `, select));
   });
+  const layers = $("layer");
+  layers.replaceChildren(...game.layers.map((layer) => element("option", { value: layer, text: words(layer) })));
+  $("layer-field").hidden = game.layers.length === 0;
   const options = $("options");
   options.replaceChildren();
   for (const option of game.options) {
@@ -195,7 +198,9 @@ async function show(answer, { drawBoard = true } = {}) {
   table.current = answer;
   table.picked = null;
   $("chosen").replaceChildren();
-  const heading = answer.summary && answer.summary.scenario ? ` Scenario ${answer.summary.scenario}.` : "";
+  const summary = answer.summary || {};
+  const card = summary.card && summary.card.title ? ` Card ${summary.card.number} ${summary.card.title}.` : "";
+  const heading = (summary.scenario ? ` Scenario ${summary.scenario}.` : "") + card;
   $("status").textContent = `${table.game.title}.${heading} ${whoMoves(answer)}${resultWords(answer.result)}`;
   document.body.dataset.game = table.game.name;
   document.body.dataset.toMove = answer.to_move;
@@ -207,7 +212,9 @@ async function show(answer, { drawBoard = true } = {}) {
 }
 
 async function drawState() {
-  const answer = await guarded(() => call(`/${table.game.name}/board`, { state: table.current.state, viewer: viewer() }));
+  const body = { state: table.current.state, viewer: viewer() };
+  if (table.game.layers.length > 0) body.layer = $("layer").value;
+  const answer = await guarded(() => call(`/${table.game.name}/board`, body));
   if (!answer) return;
   placeBoard($("board"), answer, (place) => {
     $("filter").value = place.name;
@@ -247,7 +254,8 @@ function placeBoard(figure, answer, onPick) {
 
 function renderHistory() {
   const list = $("history");
-  list.replaceChildren(...table.history.map((entry) => element("li", { text: `${words(entry.by)}: ${entry.description}` })));
+  const said = (entry) => (entry.description.startsWith(`${entry.by}:`) ? entry.description : `${words(entry.by)}: ${entry.description}`);
+  list.replaceChildren(...table.history.map((entry) => element("li", { text: said(entry) })));
   list.scrollTop = list.scrollHeight;
 }
 
@@ -328,27 +336,36 @@ function moveItem(listed) {
   return element("li", {}, button);
 }
 
+// A filter looks through the first moves of each group (so a click on a space
+// finds that space's Rallies as well as its Marches), at most FILTER_EACH of each.
 async function listFiltered(first, filter) {
   const list = $("groups");
   const found = element("ol", { class: "moves" });
   list.append(element("li", {}, element("button", { class: "group", type: "button", "aria-expanded": "true", text: `Moves mentioning “${filter}”` }), found));
   let seen = 0;
   let matched = 0;
-  let page = first;
-  while (true) {
-    for (const listed of page.moves) {
-      const haystack = `${listed.description} ${listed.group} ${JSON.stringify(listed.move)}`.toLowerCase();
-      if (haystack.includes(filter)) {
-        found.append(moveItem(listed));
-        matched += 1;
-      }
+  let partly = false;
+  for (const group of first.groups) {
+    if (group.offset === null) {
+      partly = true;
+      continue;
     }
-    seen += page.moves.length;
-    if (seen >= first.count || seen >= FILTER_MOST || page.moves.length === 0) break;
-    page = await guarded(() => movesPage(seen, 100));
-    if (!page) break;
+    const end = group.offset + Math.min(group.count === null ? FILTER_EACH : group.count, FILTER_EACH);
+    partly = partly || group.count === null || group.count > FILTER_EACH;
+    for (let from = group.offset; from < end; from += 100) {
+      const page = await guarded(() => movesPage(from, Math.min(100, end - from)));
+      if (!page || page.moves.length === 0) break;
+      for (const listed of page.moves) {
+        const haystack = `${listed.description} ${listed.group} ${JSON.stringify(listed.move)}`.toLowerCase();
+        if (haystack.includes(filter)) {
+          found.append(moveItem(listed));
+          matched += 1;
+        }
+      }
+      seen += page.moves.length;
+    }
   }
-  const looked = seen < first.count ? ` among the first ${seen} of ${first.count}` : "";
+  const looked = partly ? ` among ${seen} of the ${first.count} (the first ${FILTER_EACH} of each group)` : "";
   $("filter-note").textContent = `${matched} moves mention “${filter}”${looked}.`;
 }
 
@@ -433,14 +450,20 @@ function isBotTurn() {
   return now.to_move === CHANCE || (table.seats[now.to_move] || HUMAN) !== HUMAN;
 }
 
-async function runBots(untilHuman) {
+function hasHuman() {
+  return table.game.players.some((seat) => table.seats[seat] === HUMAN);
+}
+
+// Bots move until a person's seat is to move or the game ends; the first move is
+// made even at a person's turn (pressing the button asks a bot to move for them).
+async function runBots() {
   if (table.running) return;
   table.running = true;
   updateControls();
   let steps = 0;
   try {
     while (table.running && table.current && !table.current.is_over) {
-      if (untilHuman && !isBotTurn()) break;
+      if (steps > 0 && !isBotTurn()) break;
       steps += 1;
       // Redraw the board every few moves while bots play: the list and words follow each one.
       if (!(await botStep({ drawBoard: steps % 5 === 0 }))) break;
@@ -452,8 +475,10 @@ async function runBots(untilHuman) {
   }
 }
 
+// After a person's move, the bots' seats answer on their own; with no person
+// seated, the bots wait for the buttons.
 async function botsIfTheirTurn() {
-  if (isBotTurn()) await runBots(true);
+  if (hasHuman() && isBotTurn()) await runBots();
 }
 
 function stopRunning() {
@@ -463,9 +488,10 @@ function stopRunning() {
 
 async function undo() {
   if (table.history.length === 0) return;
-  // Back to the last decision a person made (or the start): bots' moves after it go too.
+  // Back to the last decision a person made (or the start): bots' moves after it go
+  // too. With no person seated, one move back.
   let entry = table.history.pop();
-  while (table.history.length > 0 && (entry.by === CHANCE || (table.seats[entry.by] || HUMAN) !== HUMAN)) {
+  while (hasHuman() && table.history.length > 0 && (entry.by === CHANCE || (table.seats[entry.by] || HUMAN) !== HUMAN)) {
     entry = table.history.pop();
   }
   await show(entry.before);
@@ -617,7 +643,7 @@ function onKey(event) {
   const keys = {
     n: () => newGame(),
     b: () => !$("bot-step").disabled && botStep(),
-    p: () => !$("bot-run").disabled && runBots(false),
+    p: () => !$("bot-run").disabled && runBots(),
     s: () => stopRunning(),
     u: () => !$("undo").disabled && undo(),
     "/": () => $("filter").focus(),
@@ -646,12 +672,13 @@ async function start() {
   if (asked && table.games[asked]) $("game").value = asked;
   fillSetup();
   $("game").addEventListener("change", fillSetup);
+  $("layer").addEventListener("change", () => table.current && table.game.name === $("game").value && drawState());
   $("setup").addEventListener("submit", (event) => {
     event.preventDefault();
     newGame();
   });
   $("bot-step").addEventListener("click", () => botStep());
-  $("bot-run").addEventListener("click", () => runBots(false));
+  $("bot-run").addEventListener("click", () => runBots());
   $("stop").addEventListener("click", stopRunning);
   $("undo").addEventListener("click", undo);
   $("save-log").addEventListener("click", () => download(`${table.game.name}-log.jsonl`, logText(), "application/x-ndjson"));

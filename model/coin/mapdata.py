@@ -30,7 +30,6 @@ centre. A board reads them from :attr:`CoinMap.positions`:
 from __future__ import annotations
 
 import itertools
-import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, cached_property
@@ -38,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from legalis.graphs.maps import adjacency_lists, build_graph, random_space_order, spaces_within
 from legalis.model.coin.gamedata import GAME_PACKAGES, read_game_file
+from legalis.model.core.placement import read_placement
 from legalis.model.errors import InputError
 
 if TYPE_CHECKING:
@@ -471,10 +471,9 @@ def parse_map(game: str, data: Mapping[str, Any], *, source: str = "map.toml") -
         raise InputError(str(err), source=source, path="space") from err
     boxes = _boxes(data, seen, source)
     adjacency = {name: tuple(others) for name, others in neighbours.items()}
-    frame, box = _frame(data, source)
-    tables = [(f"space[{index}]", row) for index, row in enumerate(rows)]
-    tables += [(f"box[{index}]", row) for index, row in enumerate(data.get("box", []))]
-    positions = _positions(tables, frame, source)
+    tables = [(f"space[{index}]", row["name"], row) for index, row in enumerate(rows)]
+    tables += [(f"box[{index}]", row["name"], row) for index, row in enumerate(data.get("box", []))]
+    frame, box, positions = read_placement(data, tables, source=source)
     return CoinMap(game, adjacency, tuple(spaces), boxes, frame, box, positions)
 
 
@@ -506,75 +505,6 @@ def _boxes(data: Mapping[str, Any], spaces: set[str], source: str) -> tuple[str,
             raise InputError("a box has population 0", source=source, path=f"{where}.population")
         boxes.append(name)
     return tuple(boxes)
-
-
-def _number(value: object) -> bool:
-    # bool is a subclass of int: `true` is not a coordinate; nor are NaN and infinity
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return False
-    return math.isfinite(value)
-
-
-def _pair(value: object, path: str, source: str, *, positive: bool) -> tuple[float, float]:
-    """``value`` as two numbers (both above 0 when ``positive``), or an error at ``path``."""
-    if not isinstance(value, list) or len(value) != 2 or not all(map(_number, value)):
-        raise InputError(f"expected a list of two numbers, got {value!r}", source=source, path=path)
-    if positive and not all(item > 0 for item in value):
-        raise InputError(f"expected two numbers above 0, got {value!r}", source=source, path=path)
-    return value[0], value[1]
-
-
-def _frame(
-    data: Mapping[str, Any], source: str
-) -> tuple[tuple[float, float] | None, tuple[float, float] | None]:
-    """The drawing's (width, height) and the rectangle of a space, from ``[frame]``."""
-    if "frame" not in data:
-        return None, None
-    table = data["frame"]
-    if not isinstance(table, dict):
-        raise InputError("expected a [frame] table", source=source, path="frame")
-    for key in ("width", "height"):
-        if key not in table:
-            raise InputError("missing field", source=source, path=f"frame.{key}")
-        value = table[key]
-        if not _number(value) or value <= 0:
-            message = f"expected a number above 0, got {value!r}"
-            raise InputError(message, source=source, path=f"frame.{key}")
-    box = _pair(table["box"], "frame.box", source, positive=True) if "box" in table else None
-    return (table["width"], table["height"]), box
-
-
-def _positions(
-    tables: list[tuple[str, dict[str, Any]]], frame: tuple[float, float] | None, source: str
-) -> dict[str, tuple[float, float]]:
-    """Each table's ``at`` by its name, checked to lie on the frame: all of them or none.
-
-    ``tables`` pairs each table's path (``space[3]``, ``box[0]``) with the table,
-    whose name has already been checked.
-    """
-    if not any("at" in row for _, row in tables):
-        return {}
-    if frame is None:
-        raise InputError(
-            "missing [frame] table: positions (at) need the frame they lie on",
-            source=source,
-            path="frame",
-        )
-    positions: dict[str, tuple[float, float]] = {}
-    for where, row in tables:
-        if "at" not in row:
-            raise InputError(
-                f"missing field: {row['name']!r} has no position while others have one",
-                source=source,
-                path=f"{where}.at",
-            )
-        x, y = _pair(row["at"], f"{where}.at", source, positive=False)
-        for axis, value, limit in (("x", x, frame[0]), ("y", y, frame[1])):
-            if not 0 <= value <= limit:
-                message = f"{axis} = {value} is off the frame (0 to {limit})"
-                raise InputError(message, source=source, path=f"{where}.at")
-        positions[row["name"]] = (x, y)
-    return positions
 
 
 @cache

@@ -25,7 +25,6 @@ Area and Sea Zone (a Sea Zone's is where its name goes):
 from __future__ import annotations
 
 import json
-import math
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -35,6 +34,7 @@ from typing import Any
 import networkx as nx
 from legalis.graphs.regions import land_neighbours, region_graph, sea_neighbours
 from legalis.model.core.documents import package_folder
+from legalis.model.core.placement import read_placement
 from legalis.model.errors import InputError
 
 __all__ = ["AreaInfo", "EuMap", "SeaInfo", "load_map"]
@@ -127,74 +127,6 @@ def _tables(value: Any, path: str, source: str) -> list[Any]:
     return value
 
 
-def _number(value: object) -> bool:
-    # bool is a subclass of int: `true` is not a coordinate; nor are NaN and infinity
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return False
-    return math.isfinite(value)
-
-
-def _pair(value: object, path: str, source: str, *, positive: bool) -> tuple[float, float]:
-    """``value`` as two numbers (both above 0 when ``positive``), or an error at ``path``."""
-    if not isinstance(value, list) or len(value) != 2 or not all(map(_number, value)):
-        raise InputError(f"expected a list of two numbers, got {value!r}", source=source, path=path)
-    if positive and not all(item > 0 for item in value):
-        raise InputError(f"expected two numbers above 0, got {value!r}", source=source, path=path)
-    return value[0], value[1]
-
-
-def _frame(
-    raw: Mapping[str, Any], source: str
-) -> tuple[tuple[float, float] | None, tuple[float, float] | None]:
-    """The drawing's (width, height) and the rectangle of an Area, from ``frame``."""
-    if "frame" not in raw:
-        return None, None
-    table = raw["frame"]
-    if not isinstance(table, Mapping):
-        raise InputError("expected a frame table", source=source, path="frame")
-    for key in ("width", "height"):
-        if key not in table:
-            raise InputError("missing field", source=source, path=f"frame.{key}")
-        value = table[key]
-        if not _number(value) or value <= 0:
-            message = f"expected a number above 0, got {value!r}"
-            raise InputError(message, source=source, path=f"frame.{key}")
-    box = _pair(table["box"], "frame.box", source, positive=True) if "box" in table else None
-    return (table["width"], table["height"]), box
-
-
-def _positions(
-    tables: list[tuple[str, str, Mapping[str, Any]]],
-    frame: tuple[float, float] | None,
-    source: str,
-) -> dict[str, tuple[float, float]]:
-    """Each table's ``at`` by its id, checked to lie on the frame: all of them or none.
-
-    ``tables`` holds each table's path (``area[3]``, ``sea[0]``), its checked id
-    and the table itself.
-    """
-    if not any("at" in entry for _, _, entry in tables):
-        return {}
-    if frame is None:
-        message = "missing frame table: positions (at) need the frame they lie on"
-        raise InputError(message, source=source, path="frame")
-    positions: dict[str, tuple[float, float]] = {}
-    for where, key, entry in tables:
-        if "at" not in entry:
-            raise InputError(
-                f"missing field: {key!r} has no position while others have one",
-                source=source,
-                path=f"{where}.at",
-            )
-        x, y = _pair(entry["at"], f"{where}.at", source, positive=False)
-        for axis, value, limit in (("x", x, frame[0]), ("y", y, frame[1])):
-            if not 0 <= value <= limit:
-                message = f"{axis} = {value} is off the frame (0 to {limit})"
-                raise InputError(message, source=source, path=f"{where}.at")
-        positions[key] = (x, y)
-    return positions
-
-
 def _build(raw: Mapping[str, Any], source: str) -> EuMap:
     areas: dict[str, AreaInfo] = {}
     borders: dict[str, tuple[str, ...]] = {}
@@ -242,8 +174,8 @@ def _build(raw: Mapping[str, Any], source: str) -> EuMap:
         )
     except ValueError as error:
         raise InputError(str(error), source=source, path="area") from error
-    frame, box = _frame(raw, source)
-    return EuMap(areas, seas, graph, province_area, frame, box, _positions(placed, frame, source))
+    frame, box, positions = read_placement(raw, placed, source=source)
+    return EuMap(areas, seas, graph, province_area, frame, box, positions)
 
 
 @cache

@@ -343,6 +343,46 @@ def test_draw_writes_an_svg(capsys: pytest.CaptureFixture[str], tmp_path: Path, 
     assert svg.read_text().lstrip().startswith("<")
 
 
+@pytest.mark.parametrize("name", DRAWN)
+def test_draw_says_what_it_drew_in_words(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str
+) -> None:
+    saved, svg = tmp_path / "state.json", tmp_path / "board.svg"
+    assert run(capsys, "new", name, "--seed", "4", "--out", str(saved))[0] == 0
+    code, out, _ = run(capsys, "draw", name, "--state", str(saved), "--out", str(svg), "--json")
+    body = json.loads(out)
+    game = legalis.load_game(name, json.loads(saved.read_text()).get("options"))
+    rendered = game.render(game.state_from_json(json.loads(saved.read_text())))
+    assert code == 0 and body["words"][: len(rendered)] == rendered
+    drawn = svg.read_text()
+    for place in body["places"]:
+        assert place["words"].startswith(place["name"])
+    assert drawn.count('class="space"') == len(body["places"]) > 0
+
+
+@pytest.mark.parametrize(
+    ("argv", "path"),
+    [(("draw", "lod", "--layer", "religion"), "--layer"),
+     (("draw", "eupop", "--layer", "trade"), "--layer"),
+     (("draw", "sevenyears", "--viewer", "spain"), "--viewer")],
+)  # fmt: skip
+def test_draw_refuses_a_layer_or_viewer_the_game_lacks(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: tuple[str, ...], path: str
+) -> None:
+    code, _, err = run(capsys, *argv, "--out", str(tmp_path / "x.svg"))
+    assert code == 2 and path in err and not (tmp_path / "x.svg").exists()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_moves_groups_count_every_move(capsys: pytest.CaptureFixture[str], name: str) -> None:
+    code, out, _ = run(capsys, "moves", name, "--groups", "--json")
+    body = json.loads(out)
+    assert code == 0 and body["groups"]
+    assert sum(group["count"] for group in body["groups"]) == body["count"]
+    code, out, _ = run(capsys, "moves", name, "--count", "--json")
+    assert json.loads(out)["count"] == body["count"]
+
+
 # ---------------------------------------------------------------------- every command
 
 

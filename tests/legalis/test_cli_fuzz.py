@@ -683,7 +683,7 @@ HANDCRAFTED: list[tuple[tuple[str, ...], int | set[int]]] = [
     (("fixtures", "chess"), 2),
     (("fixtures", "sevenyears"), 2),
     (("fixtures", "lod", "--per-rule", "0"), 2),
-    (("draw", "lod"), 2),
+    (("draw", "lod", "--layer", "religion"), 2),
     (("draw", "chess"), 2),
     (("bot", "chess"), 2),
     (("bot", "sevenyears", "--kind", "alien"), 2),

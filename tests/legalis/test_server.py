@@ -250,7 +250,9 @@ def test_validate_gives_the_summary(client: httpx.Client) -> None:
     game, state = sevenyears_state()
     response = post(client, "/v1/sevenyears/validate", {"state": state.to_json()})
     assert response.status_code == 200
-    assert response.json() == {"ok": True, "summary": game.summary(state)}
+    answer = response.json()
+    assert answer["ok"] is True and answer["summary"] == game.summary(state)
+    assert answer["state"] == state.to_json() and answer["to_move"] == state.to_move
 
 
 def test_validate_names_the_bad_field(client: httpx.Client) -> None:
@@ -669,7 +671,7 @@ def test_the_openapi_document_uses_the_published_schemas_and_links() -> None:
         assert name in schemas, name
     for model, field, suffix in (("MoveRequest", "state", "-game-state"),
                                  ("MoveRequest", "move", "-move"),
-                                 ("StateResponse", "state", "-game-state")):  # fmt: skip
+                                 ("NewResponse", "state", "-game-state")):  # fmt: skip
         found = schemas[model]["properties"][field]
         choices = found.get("anyOf") or found["allOf"]
         assert len(choices) == len(games())
