@@ -391,7 +391,7 @@ class MoveGroupInfo(BaseModel):
     count: int | None = Field(description="Its moves (null: too many to count here).")
     offset: int | None = Field(description="The index of its first move (`offset` of moves).")
     exact: bool = Field(description="Every move was looked at (else a section too large "
-                        "to list has the heading of its first and last moves).")  # fmt: skip
+                        "to list has the heading of its first move).")  # fmt: skip
 
 
 class MovesResponse(BaseModel):

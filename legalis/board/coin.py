@@ -45,7 +45,8 @@ SUPPORT_FILLS = {
     "active_opposition": "#efbfa8",
 }
 TYPE_STROKES = {"City": ("#222222", 3.0), "Reserve": ("#3d7a3d", 2.0), "LoC": ("#7a7a7a", 1.0)}
-HEADER = 190  # room above the map for the cards and the tracks
+HEADER = 190  # room above the map for the cards
+CAPTION = 40  # room above the map for the caption of a drawing without cards
 FOOTER = 120  # room below it for the off-map boxes
 STEP = 31  # from one stack of pieces to the next (room for a two-digit count)
 ROW = 17  # from one row of stacks to the next
@@ -164,13 +165,17 @@ def draw_coin(
     layout = layout_of(coin_map.positions, coin_map.frame, coin_map.box, edges, on_map,
                        default_box=(150.0, 84.0))  # fmt: skip
     width, height, (box_w, box_h) = layout.width, layout.height, layout.box
-    drawing = Drawing(width, HEADER + height + FOOTER, title)
+    top = HEADER if cards else CAPTION
+    drawing = Drawing(width, top + height + FOOTER, title)
     drawing.describe(words or title)
-    drawing.rect(drawing.root, 0, 0, width, HEADER + height + FOOTER, fill="#fbfaf5")
+    drawing.rect(drawing.root, 0, 0, width, top + height + FOOTER, fill="#fbfaf5")
+    if not cards:
+        drawing.text(drawing.root, 20, 26, clipped(words or title, int(width / 8)), size=15,
+                     font_weight="bold")  # fmt: skip
     card_width = (width - 20 * (len(cards) + 1)) / max(1, len(cards))
     for index, (heading, card) in enumerate(cards):
         _draw_card(drawing, 20 + index * (card_width + 20), 10, card_width, heading, card)
-    at = {name: (x, y + HEADER) for name, (x, y) in layout.centres.items()}
+    at = {name: (x, y + top) for name, (x, y) in layout.centres.items()}
     links = drawing.group(drawing.root, class_="links", stroke="#9a9a9a", stroke_width=1.5)
     for a, b in sorted(edges):
         if a in at and b in at:
@@ -200,5 +205,5 @@ def draw_coin(
                          anchor="middle", fill="#333333")  # fmt: skip
         _draw_stacks(drawing, space, board, name, x - box_w / 2 + 14, top + 40, per_row, shapes)
     off_map = [box for box in coin_map.boxes if box not in mapped_boxes]
-    _draw_tracks(drawing, board, doc, HEADER + height, off_map)
+    _draw_tracks(drawing, board, doc, top + height, off_map)
     return drawing.to_text(), places

@@ -20,6 +20,8 @@ const table = {
   history: [], // {by, move, description, before}
   running: false,
   picked: null, // the move chosen in the list: {move, description}
+  listing: 0, // the latest listing of the moves: an older one's answers are dropped
+  loggable: false, // the moves from the opening are known (not after loading a state)
 };
 
 const $ = (id) => document.getElementById(id);
@@ -166,7 +168,8 @@ async function newGame() {
   table.seed = Number($("seed").value) || 0;
   const answer = await guarded(() => call(`/${game.name}/new`, { options: chosenOptions(game), seed: table.seed }));
   if (!answer) return;
-  table.opening = answer.opening;
+  table.opening = answer.opening.map((move) => ({ by: CHANCE, move }));
+  table.loggable = true;
   table.history = [];
   await show(answer);
   await botsIfTheirTurn();
@@ -212,10 +215,12 @@ async function show(answer, { drawBoard = true } = {}) {
 }
 
 async function drawState() {
-  const body = { state: table.current.state, viewer: viewer() };
+  const asked = table.current;
+  const body = { state: asked.state, viewer: viewer() };
   if (table.game.layers.length > 0) body.layer = $("layer").value;
   const answer = await guarded(() => call(`/${table.game.name}/board`, body));
-  if (!answer) return;
+  // An answer that arrives after the table has moved on is dropped.
+  if (!answer || table.current !== asked) return;
   placeBoard($("board"), answer, (place) => {
     $("filter").value = place.name;
     listMoves();
@@ -238,7 +243,7 @@ function placeBoard(figure, answer, onPick) {
     const pick = () => {
       for (const other of svg.querySelectorAll(".space.picked")) other.classList.remove("picked");
       space.classList.add("picked");
-      $("status").textContent = place.words;
+      $("place").textContent = place.words;
       if (onPick) onPick(place);
     };
     space.addEventListener("click", pick);
@@ -266,7 +271,7 @@ function updateControls() {
   $("bot-run").disabled = !on || over || table.running;
   $("stop").disabled = !table.running;
   $("undo").disabled = !on || table.history.length === 0 || table.running;
-  $("save-log").disabled = !on;
+  $("save-log").disabled = !on || !table.loggable;
   $("save-state").disabled = !on;
   $("check-move").disabled = !on || over;
   $("apply-move").disabled = !on || over;
@@ -279,6 +284,7 @@ async function movesPage(offset, limit, groups = false) {
 }
 
 async function listMoves() {
+  const mine = ++table.listing;
   const list = $("groups");
   list.replaceChildren();
   $("filter-note").textContent = "";
@@ -288,10 +294,10 @@ async function listMoves() {
   }
   const filter = $("filter").value.trim().toLowerCase();
   const first = await guarded(() => movesPage(0, PAGE, true));
-  if (!first) return;
+  if (!first || mine !== table.listing) return;
   $("move-count").textContent = `(${first.count} at this decision, ${words(first.to_move)} to move)`;
   if (filter) {
-    await listFiltered(first, filter);
+    await listFiltered(first, filter, mine);
     return;
   }
   for (const group of first.groups) {
@@ -338,7 +344,7 @@ function moveItem(listed) {
 
 // A filter looks through the first moves of each group (so a click on a space
 // finds that space's Rallies as well as its Marches), at most FILTER_EACH of each.
-async function listFiltered(first, filter) {
+async function listFiltered(first, filter, mine) {
   const list = $("groups");
   const found = element("ol", { class: "moves" });
   list.append(element("li", {}, element("button", { class: "group", type: "button", "aria-expanded": "true", text: `Moves mentioning “${filter}”` }), found));
@@ -354,6 +360,7 @@ async function listFiltered(first, filter) {
     partly = partly || group.count === null || group.count > FILTER_EACH;
     for (let from = group.offset; from < end; from += 100) {
       const page = await guarded(() => movesPage(from, Math.min(100, end - from)));
+      if (mine !== table.listing) return;
       if (!page || page.moves.length === 0) break;
       for (const listed of page.moves) {
         const haystack = `${listed.description} ${listed.group} ${JSON.stringify(listed.move)}`.toLowerCase();
@@ -378,7 +385,9 @@ async function pickMove(listed, button) {
 }
 
 async function showVerdict(move) {
-  const verdict = await guarded(() => call(`/${table.game.name}/check`, { state: table.current.state, move }));
+  const asked = table.current;
+  const verdict = await guarded(() => call(`/${table.game.name}/check`, { state: asked.state, move }));
+  if (table.current !== asked) return;
   const chosen = $("chosen");
   if (!verdict) {
     chosen.replaceChildren();
@@ -401,7 +410,7 @@ async function showVerdict(move) {
 async function applyMove(move) {
   const before = table.current;
   const answer = await guarded(() => call(`/${table.game.name}/apply`, { state: before.state, move }));
-  if (!answer) return;
+  if (!answer || table.current !== before) return;
   table.history.push({ by: before.to_move, move: answer.move, description: answer.description, before });
   $("filter").value = "";
   await show(answer);
@@ -438,7 +447,7 @@ async function botStep({ drawBoard = true } = {}) {
   if (!before || before.is_over) return false;
   const seed = table.seed * 100003 + table.history.length;
   const answer = await guarded(() => call(`/${table.game.name}/bot-move`, { state: before.state, seat: seatKindFor(before.to_move), seed }));
-  if (!answer) return false;
+  if (!answer || table.current !== before) return false;
   table.history.push({ by: answer.by, move: answer.move, description: answer.description, before });
   await show(answer, { drawBoard });
   return true;
@@ -509,7 +518,7 @@ function download(name, text, type) {
 function logText() {
   const state = table.current.state;
   const moves = [
-    ...table.opening.map((move) => ({ by: CHANCE, move })),
+    ...table.opening,
     ...table.history.map((entry) => ({ by: entry.by, move: entry.move })),
   ];
   const lines = [{ type: "header", version: 1, game: table.game.name, seed: table.seed, options: state.options || {}, players: table.seats }];
@@ -520,30 +529,55 @@ function logText() {
 
 async function loadFile(file) {
   const text = await file.text();
-  const name = $("game").value;
   let document_ = null;
   try {
     document_ = JSON.parse(text);
   } catch (_) {
     document_ = null; // not one JSON document: a log of JSON lines
   }
-  const game = document_ && document_.game ? document_.game : guessLogGame(text) || name;
-  if (!table.games[game]) {
+  if (document_ && document_.type === "header") document_ = null; // a log of one line
+  const game = document_ ? document_.game : guessLogGame(text);
+  if (!table.games[game] || (!document_ && !logLines(text))) {
     showError(new Error(`${file.name}: not a state or a log of a game served here`));
     return;
   }
   $("game").value = game;
   fillSetup();
+  const logged = document_ ? null : logLines(text);
+  seatFrom(table.games[game], logged ? logged[0].players : {}, (logged ? logged[0].options : document_.options) || {});
   table.game = table.games[game];
   readSeats(table.game);
   stopRunning();
-  const answer = document_ && document_.type !== "header"
+  const answer = document_
     ? await guarded(() => call(`/${game}/validate`, { state: document_ }))
     : await guarded(() => call(`/${game}/replay`, { log: text }));
   if (!answer) return;
-  table.opening = [];
+  // A log's moves lead to its state: a log saved later starts with them. A state's
+  // past is unknown, so no log can be saved after loading one.
+  table.opening = logged ? logged.filter((line) => line.type === "move").map(({ by, move }) => ({ by, move })) : [];
+  table.loggable = Boolean(logged);
+  if (logged) table.seed = logged[0].seed;
   table.history = [];
   await show(answer);
+}
+
+// The set-up shows a loaded file's seats (a log's header names them) and scenario;
+// a seat the game's options give the Non-player rules is a nonplayer seat.
+function seatFrom(game, players, options) {
+  const nonplayers = Array.isArray(options.nonplayers) ? options.nonplayers : [];
+  for (const seat of game.players) {
+    const kind = players[seat] || (nonplayers.includes(seat) ? "nonplayer" : null);
+    if (kind && game.seat_kinds.includes(kind)) $(`seat-${seat}`).value = kind;
+  }
+  if (options.scenario && !$("scenario-field").hidden) $("scenario").value = options.scenario;
+}
+
+function logLines(text) {
+  try {
+    return text.split("\n").filter((line) => line.trim()).map((line) => JSON.parse(line));
+  } catch (_) {
+    return null;
+  }
 }
 
 function guessLogGame(text) {

@@ -247,7 +247,7 @@ class MoveGroup:
     too many to count here) and the index of its first move, ``offset`` (None
     after a run not counted), so a list can page through it. ``exact``: every
     move of the run was looked at; otherwise a section too large to list was given
-    the heading of its first and last moves."""
+    the heading of its first move."""
 
     heading: str
     count: int | None
@@ -302,5 +302,6 @@ def _group_into(view: MoveView[M], heading: Callable[[M], str], runs: list[MoveG
         for move in view:
             _add(runs, heading(move), 1, True)
         return
-    first, last = heading(view.nth(0)), heading(view.nth(count - 1))
-    _add(runs, first if first == last else f"{first} ... {last}", count, False)
+    # a section of one kind of move (an Event's executions, one Command's
+    # selections): its first move names it, as no more are looked at
+    _add(runs, heading(next(iter(view))), count, False)

@@ -372,10 +372,16 @@ def _command_parts(state: LodState, action: Action) -> list[MoveView[Any]]:
     for name in names:
         if name not in available_commands(coin, faction):
             continue
-        # a grant's spaces narrow the view itself where the Command ranks them alone
+        # a grant's spaces, and the spaces of a Command a Special Activity declared,
+        # narrow the view itself where the Command ranks them alone: sifting a whole
+        # view for them can pass the counting limit (a Rally has some 10^5 moves)
         rules = rules_for(faction, name, options)
-        within = None if action.spaces is None or rules is None or (
-            rules.moves_within is None) else frozenset(action.spaces)  # fmt: skip
+        within = None
+        if rules is not None and rules.moves_within is not None:
+            declared = None if action.declared is None else action.declared.spaces
+            for spaces in (action.spaces, declared):
+                if spaces is not None:
+                    within = frozenset(spaces) if within is None else within & frozenset(spaces)
         view = command_view(coin, faction, name, limited=action.limited, free=action.free,
                             options=options, within=within)  # fmt: skip
         narrowed = _narrowing(state, action, spaces_checked=within is not None)

@@ -271,3 +271,9 @@ class Table:
             )
         assert answered.value.ok, answered.value.text()
         self.settle()
+
+
+def history_line(by: str, description: str) -> str:
+    """A move as the page's record lists it: the description, led by who moved
+    unless it names them itself."""
+    return description if description.startswith(f"{by}:") else f"{words(by)}: {description}"

@@ -71,10 +71,11 @@ def test_the_move_list_follows_the_last_space_picked(table: Table) -> None:
 
 def test_a_bots_answer_after_new_game_does_not_change_the_new_game(table: Table) -> None:
     table.open("lod")
-    table.every_seat("nonplayer")  # bots start at once
+    table.every_seat("nonplayer")
     table.page.select_option("#scenario", "1778")
+    table.new_game(seed=1)
     held = _hold(table, "**/v1/lod/bot-move")
-    table.page.click("#new-game")
+    table.page.click("#bot-run")  # the bots play on: hold the first one's answer
     _wait_held(table, held, 1)
 
     table.page.select_option("#game", "sevenyears")

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import legalis
-from tests.browser.table import Api, Table, body_of, words
+from tests.browser.table import Api, Table, body_of, history_line, words
 
 SEED = 5
 GAMES = legalis.games()
@@ -99,7 +99,7 @@ def test_a_listed_move_is_judged_legal_and_applied(table: Table, api: Api, game:
         table.page.click("#apply-picked")
     table.settle()
     made = table.history()
-    assert made and made[0] == f"{words(start['to_move'])}: {expected['description']}"
+    assert made and made[0] == history_line(start["to_move"], expected["description"])
     # Chance moves after it are the page's to draw (by its seed, as the API does it).
     for index in range(1, len(made)):
         assert expected["to_move"] == "chance", made
@@ -179,7 +179,7 @@ def test_a_bot_moves_and_undo_goes_back(table: Table, api: Api) -> None:
         table.page.click("#bot-step")
     table.settle()
     answer = api.post("/lod/bot-move", body_of(asked.value))  # the same request
-    assert table.history() == [f"{words(answer['by'])}: {answer['description']}"]
+    assert table.history() == [history_line(answer["by"], answer["description"])]
     assert table.to_move == answer["to_move"]
     if not answer["is_over"]:
         assert table.move_count() == api.count("lod", answer["state"])
@@ -221,10 +221,18 @@ def test_the_table_is_played_from_the_keyboard(table: Table, api: Api) -> None:
     table.settle()
     assert page.input_value("#filter") == space
     assert page.locator(f"g.space.picked[data-space={json.dumps(space)}]").count() == 1
-    assert (table.status()).startswith(space)
-    # The filter is the page's: the moves whose description, group or JSON name the space.
+    assert (page.text_content("#place") or "").startswith(space)
+    assert table.status().endswith(f"Your move, {words(to_move)}.")
+    # The filter is the page's: among the first 400 moves of each group, those whose
+    # description, group or JSON name the space.
     state = table.saved_state()
-    listed = api.post("/lod/moves", {"state": state, "limit": 1000})["moves"]
+    groups = api.post("/lod/moves", {"state": state, "groups": True, "limit": 0})["groups"]
+    listed = []
+    for group in groups:
+        for offset in range(group["offset"], group["offset"] + min(group["count"], 400), 100):
+            last = min(group["offset"] + min(group["count"], 400), offset + 100)
+            page_of = {"state": state, "offset": offset, "limit": last - offset}
+            listed += api.post("/lod/moves", page_of)["moves"]
     needle = space.lower()
     expected = [
         entry["description"]

@@ -10,10 +10,10 @@ import random
 
 from tests.browser.table import Api, Table, body_of, words
 
-# A 1778 game the Non-players finish in about 230 moves. (With some seeds they reach
-# a decision where the server's Non-player finds no move and answers 500: a fault of
-# the rules' side, not of the page.)
-LOD_SEED = 7
+# A 1778 game the Non-players finish in about 240 moves; before the Command a Special
+# Activity declared was listed within its spaces, the server's Non-player found no
+# move at its 198th (an answer 500): test_regressions.py holds that state.
+LOD_SEED = 1
 WHOLE_GAME_MS = 240_000
 
 
@@ -32,12 +32,14 @@ def test_a_lod_game_of_non_players_is_played_to_its_end(table: Table, api: Api) 
     options = body_of(sent.value)["options"]
     assert options["scenario"] == "1778"
     assert sorted(options["nonplayers"]) == sorted(table.seats())
-    # Every seat is a bot, so they start at once; stop them, then let them play on.
-    table.page.wait_for_selector("#history li", state="attached")
-    table.page.click("#stop")
+    # With no person seated the bots wait for a button: one step, then play on.
     table.settle()
-    assert not table.over and table.page.is_enabled("#bot-run")
+    assert table.history() == [] and table.page.is_enabled("#bot-run")
+    table.page.click("#bot-step")
+    table.page.wait_for_selector("#history li", state="attached")
+    table.settle()
     stopped_at = len(table.history())
+    assert stopped_at == 1
 
     table.page.click("#bot-run")
     table.page.wait_for_selector("body[data-over=true]", state="attached", timeout=WHOLE_GAME_MS)

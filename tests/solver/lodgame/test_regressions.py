@@ -3,7 +3,9 @@ game that shows it."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
+from pathlib import Path
 
 from legalis.model.coin.mapdata import load_map
 from legalis.model.core.randomness import LoggedRandom
@@ -19,6 +21,7 @@ from legalis.solver.lodgame.views import action_has_moves
 from legalis.solver.players import Player, RandomPlayer
 
 FACTIONS = LodGame.players
+DATA = Path(__file__).parent / "data"
 
 
 def play_out(mix: str, scenario: str, seed: int) -> tuple[dict[str, Player], bool]:
@@ -178,3 +181,22 @@ def test_a_free_rally_after_the_first_of_two_granted_battles_is_the_follow_up() 
     before = state.coin.pieces(space, "militia")
     state.play(rally)
     assert state.coin.pieces(space, "militia") == before + 1
+
+
+def test_the_command_a_special_activity_declared_is_listed_within_its_spaces() -> None:
+    # 4.1: a Special Activity taken first declares its Command and spaces; the
+    # Command is then due in those spaces. Found over HTTP, where every request
+    # seats the Non-player afresh: the Patriots' Rally declared in four spaces was
+    # sifted out of every Rally (about 240,000), past the counting limit, so the
+    # move could be neither counted nor drawn and the Non-player's turn failed.
+    raw = json.loads((DATA / "rally_declared_by_a_special_activity.json").read_text())
+    game = LodGame(raw["options"])
+    state = game.state_from_json(raw)
+    declared = state.action.declared
+    assert declared is not None and declared.name == "rally"
+    view = state.legal_moves()
+    listed = list(view)
+    assert 0 < view.count() == len(listed) < 1000
+    assert all(move.name == "rally" and move.spaces == declared.spaces for move in listed)
+    chosen = NonplayerSeat(game, "patriots").choose(state, LoggedRandom(1))
+    assert chosen in view
