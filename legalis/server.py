@@ -1083,7 +1083,15 @@ def _moves(name: str, body: MovesRequest, limit: int) -> MovesResponse:
 
     game, state = _game_state(name, body.state)
     view = state.legal_moves()
-    count, moves = page_of(view, body.offset, limit)
+    try:
+        count, moves = page_of(view, body.offset, limit)
+    except SolverLimitError as error:
+        if not state.is_chance:
+            raise
+        # a chance decision whose outcomes are not listed (a deck's orders): this
+        # state never has a page, however long the wait
+        raise InputError(f"{error}; chance draws one with POST bot-move",
+                         path="state") from error  # fmt: skip
     listed = [ListedMove(move=game.move_to_json(move), description=game.describe_move(move),
                          group=game.move_group(move)) for move in moves]  # fmt: skip
     groups = None

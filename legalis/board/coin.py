@@ -197,13 +197,13 @@ def draw_coin(
         drawing.rect(space, x - box_w / 2, y - box_h / 2, box_w, box_h, rx=8.0, fill=fill,
                      stroke=stroke, stroke_width=stroke_width,
                      stroke_dasharray="6 3" if kind in ("Box", "Reserve") else None)  # fmt: skip
-        top = y - box_h / 2
-        drawing.text(space, x, top + 14, name, size=12 if len(name) < 20 else 10, anchor="middle",
+        upper = y - box_h / 2
+        drawing.text(space, x, upper + 14, name, size=12 if len(name) < 20 else 10, anchor="middle",
                      font_weight="bold")  # fmt: skip
         if status:
-            drawing.text(space, x, top + 26, clipped(status, int(box_w / 4.9)), size=8.5,
+            drawing.text(space, x, upper + 26, clipped(status, int(box_w / 4.9)), size=8.5,
                          anchor="middle", fill="#333333")  # fmt: skip
-        _draw_stacks(drawing, space, board, name, x - box_w / 2 + 14, top + 40, per_row, shapes)
+        _draw_stacks(drawing, space, board, name, x - box_w / 2 + 14, upper + 40, per_row, shapes)
     off_map = [box for box in coin_map.boxes if box not in mapped_boxes]
     _draw_tracks(drawing, board, doc, top + height, off_map)
     return drawing.to_text(), places

@@ -293,8 +293,19 @@ async function listMoves() {
     return;
   }
   const filter = $("filter").value.trim().toLowerCase();
-  const first = await guarded(() => movesPage(0, PAGE, true));
-  if (!first || mine !== table.listing) return;
+  let first;
+  try {
+    showError(null);
+    first = await movesPage(0, PAGE, true);
+  } catch (error) {
+    if (mine !== table.listing) return;
+    showError(error);
+    if (error.status === 503) {
+      $("filter-note").textContent = "The moves could not be listed in time: a bot can move for you (b), or check a move of your own below.";
+    }
+    return;
+  }
+  if (mine !== table.listing) return;
   $("move-count").textContent = `(${first.count} at this decision, ${words(first.to_move)} to move)`;
   if (filter) {
     await listFiltered(first, filter, mine);

@@ -180,8 +180,10 @@ def offer_taken(action: Action, move: object) -> FollowUp | None:
             return None
     elif not isinstance(move, SpecialActivity) or move.command is not None:
         return None
-    return next((o for o in action.offers
-                 if (o.action, o.faction) == (move.name, move.faction)), None)  # fmt: skip
+    matching = [o for o in action.offers if (o.action, o.faction) == (move.name, move.faction)]
+    # two Scouts of a Brilliant Stroke offer two Skirmishes: the one in the move's space
+    here = [o for o in matching if (o.space,) == tuple(getattr(move, "spaces", ()))]
+    return next(iter(here or matching), None)
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterator, Sequence
 from itertools import islice
 from typing import Any
 
+from legalis.model.coin.mapdata import load_map
 from legalis.model.coin.state import CoinState
 from legalis.model.core.views import (
     ListView,
@@ -357,6 +358,21 @@ def leader_can_lead(state: LodState, faction: str) -> bool:
     return False
 
 
+def _leader_reach(state: LodState, action: Action) -> frozenset[str] | None:
+    """The spaces a Limited Command must select within when it must involve the
+    Faction's Leader (1.10, the last Command of a Brilliant Stroke): the Leader's
+    space, or a space next to it that pieces march to from it (a Limited Command
+    selects one space); None when no Leader narrows the Command."""
+    if not (action.leader and action.commands == 1 and action.limited):
+        return None
+    coin = state.coin
+    at = {str(coin.leader(leader.name)) for leader in coin.rules.data.leaders
+          if leader.faction == action.faction}  # fmt: skip
+    board = load_map("lod")
+    spaces = {space for space in at if board.has_space(space) and not board.is_box(space)}
+    return frozenset(spaces | {near for space in spaces for near in board.adjacent(space)})
+
+
 def _wrap_battle(move: Command) -> Any:
     return Fight(move) if move.name == "battle" else move
 
@@ -379,7 +395,7 @@ def _command_parts(state: LodState, action: Action) -> list[MoveView[Any]]:
         within = None
         if rules is not None and rules.moves_within is not None:
             declared = None if action.declared is None else action.declared.spaces
-            for spaces in (action.spaces, declared):
+            for spaces in (action.spaces, declared, _leader_reach(state, action)):
                 if spaces is not None:
                     within = frozenset(spaces) if within is None else within & frozenset(spaces)
         view = command_view(coin, faction, name, limited=action.limited, free=action.free,

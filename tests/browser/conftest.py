@@ -1,5 +1,6 @@
-"""Fixtures of the browser suite: one ``legalis serve`` process and one headless
-Chromium per test session (per xdist worker), a fresh browser context per test.
+"""Fixtures of the browser suite: one ``legalis serve`` process per test session
+(per xdist worker), one headless Chromium per test module, a fresh browser context
+per test.
 
 The server runs as a subprocess on a port the system picks, so parallel workers
 never collide; its output goes to a file that is attached to the report of every
@@ -100,13 +101,17 @@ def api(server: Server) -> Iterator[Api]:
         yield client
 
 
-@pytest.fixture(scope="session")
+# Playwright's synchronous driver keeps an asyncio loop running in the thread while
+# it is open, and the other suites' async tests start loops of their own: the driver
+# and its browser are closed before the next module's tests (a worker runs tests of
+# several modules).
+@pytest.fixture(scope="module")
 def playwright() -> Iterator[Playwright]:
     with sync_playwright() as driver:
         yield driver
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(playwright: Playwright) -> Iterator[Browser]:
     launched = playwright.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
     try:

@@ -155,3 +155,16 @@ def test_pasted_toml_is_verified_as_its_parsed_data_is(client: TestClient) -> No
     assert broken["path"] == "text" and "line" in broken["error"]
     both = post(client, "lod/verify", {"text": text, "data": {}}, 422)
     assert both["path"] == "text"
+
+
+@pytest.mark.parametrize("game", ["eupop", "lod"])
+def test_a_chance_decision_whose_outcomes_are_not_listed_is_refused_not_failed(
+    client: TestClient, game: str
+) -> None:
+    # the opening deals a deck: its orders are drawn, never listed (LoD 2.1, EU:PoP 16.1)
+    opening = legalis.load_game(game).new_initial_state()
+    assert opening.is_chance
+    error = post(client, f"{game}/moves", {"state": opening.to_json()}, 422)
+    assert error["path"] == "state" and "bot-move" in error["error"]
+    drawn = post(client, f"{game}/bot-move", {"state": opening.to_json(), "seed": 1})
+    assert drawn["by"] == "chance"

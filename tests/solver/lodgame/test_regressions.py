@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from itertools import islice
 from pathlib import Path
 
 from legalis.model.coin.mapdata import load_map
@@ -14,10 +15,15 @@ from legalis.model.lod.commands import command_view
 from legalis.model.lod.special import apply_special, special_view
 from legalis.solver.lodgame.dice import StreamDice
 from legalis.solver.lodgame.game import LodGame
-from legalis.solver.lodgame.moves import Done, Pass, Roll
+from legalis.solver.lodgame.moves import Done, Fight, Pass, Roll
 from legalis.solver.lodgame.seats import NonplayerSeat
 from legalis.solver.lodgame.state import Action, LodState
-from legalis.solver.lodgame.views import action_has_moves
+from legalis.solver.lodgame.views import (
+    FILTER_MOST,
+    FilteredView,
+    action_has_moves,
+    leader_involved,
+)
 from legalis.solver.players import Player, RandomPlayer
 
 FACTIONS = LodGame.players
@@ -200,3 +206,37 @@ def test_the_command_a_special_activity_declared_is_listed_within_its_spaces() -
     assert all(move.name == "rally" and move.spaces == declared.spaces for move in listed)
     chosen = NonplayerSeat(game, "patriots").choose(state, LoggedRandom(1))
     assert chosen in view
+
+
+def test_of_two_skirmishes_offered_the_one_in_the_moves_space_is_taken() -> None:
+    # 3.4.3: each Scout with British Regulars offers the British a Skirmish in its
+    # destination. Two Scouts of one Brilliant Stroke offer two; a Skirmish in the
+    # second's space was listed but refused as the first's ("is in Southwest").
+    raw = json.loads((DATA / "two_scout_skirmishes_offered.json").read_text())
+    game = LodGame(raw["options"])
+    state = game.state_from_json(raw)
+    assert [o.space for o in state.action.offers] == ["Southwest", "Massachusetts"]
+    view = state.legal_moves()
+    skirmishes = [m for m in view if getattr(m, "name", None) == "skirmish"]
+    assert skirmishes and all(m.spaces == ("Massachusetts",) for m in skirmishes)
+    assert all(view.refusal(m) is None for m in skirmishes)
+    state.play(skirmishes[0])  # refused before, as the Southwest Scout's
+    left = () if state.action is None else state.action.offers
+    assert all(offer.space != "Massachusetts" for offer in left)
+
+
+def test_the_last_command_of_a_brilliant_stroke_is_listed_near_its_leader() -> None:
+    # 1.10: a Brilliant Stroke's last Limited Command must involve the Leader. It
+    # was sifted out of every Limited March (over 200,000 here), past the counting
+    # limit, so the decision could not be listed; it is now built within the
+    # Leader's space and the spaces next to it.
+    raw = json.loads((DATA / "last_command_of_a_brilliant_stroke.json").read_text())
+    game = LodGame(raw["options"])
+    state = game.state_from_json(raw)
+    action = state.action
+    assert action.slot == "stroke" and action.leader and action.commands == 1
+    sifted = [part for part in state.legal_moves().parts if isinstance(part, FilteredView)]
+    assert sifted and all(part.bound() <= FILTER_MOST for part in sifted)
+    for part in sifted:
+        for move in islice(part, 50):
+            assert leader_involved(state.coin, move.command if isinstance(move, Fight) else move)
