@@ -26,6 +26,7 @@ import pytest
 from playwright.sync_api import Browser, Playwright, sync_playwright
 
 from tests.browser.table import CHROMIUM, CHROMIUM_ARGS, Api, Server, Table
+from tests.processes import stop
 
 STARTUP_SECONDS = 60.0
 # A request may take longer than the server's default 10 s when both workers of a
@@ -67,20 +68,11 @@ def _start(log: Path) -> tuple[subprocess.Popen[bytes], str]:
                 return process, url
             time.sleep(0.2)
         if process.poll() is None:
-            _stop(process)
+            stop(process)
             break
         if b"in use" not in log.read_bytes():
             break
     pytest.fail(f"legalis serve did not start; its output:\n{log.read_text(errors='replace')}")
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait(timeout=15)
 
 
 @pytest.fixture(scope="session")
@@ -92,7 +84,7 @@ def server() -> Iterator[Server]:
         try:
             yield Server(url, log)
         finally:
-            _stop(process)
+            stop(process)
 
 
 @pytest.fixture(scope="session")

@@ -30,6 +30,7 @@ import legalis
 import legalis.cli as cli
 from legalis.capabilities import with_capability
 from legalis.registry import load_game
+from tests.processes import stop
 
 ROOT = Path(__file__).resolve().parents[2]
 SHORT_GAME = str(Path(__file__).parent / "data" / "short-game.jsonl")  # a sevenyears log
@@ -946,8 +947,7 @@ def test_serve_starts_a_real_server_on_loopback() -> None:
         page = httpx.post(f"http://127.0.0.1:{port}/v1/lod/event-moves", json=body, timeout=30)
         assert page.json()["limit"] == 5 and len(page.json()["moves"]) == 5  # --max-page 5
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        stop(server)
 
 
 def test_serve_refuses_an_unknown_game_before_serving(capsys: pytest.CaptureFixture[str]) -> None:

@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from legalis.registry import games
+from tests.processes import stop
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -176,12 +177,7 @@ def test_each_readme_server_command_serves_the_table_and_the_api(
                 time.sleep(0.2)
             assert opened.read_text().strip() == f"http://127.0.0.1:{port}/"
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait(timeout=5)
+        stop(server)
 
 
 def test_the_python_example_runs_from_the_root() -> None:
