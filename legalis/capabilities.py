@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from legalis.board import drawn_games
 from legalis.model.errors import InputError, clip
 
 __all__ = ["VerifyInput", "drawer", "finding_codes", "fixture_maker", "verifier", "with_capability"]
@@ -151,8 +152,7 @@ def _draw(game: Any, state: Any, **how: Any) -> Any:
     return draw_state(game, state, **how)
 
 
-# Every game's board is drawn (legalis.board); a game without one would be left out.
-_DRAWERS = {name: _draw for name in ("eupop", "fitl", "lod", "sevenyears")}
+_DRAWERS = {name: _draw for name in drawn_games()}
 _TABLES: dict[str, dict[str, Any]] = {
     "verify": _VERIFIERS,
     "fixtures": _FIXTURES,

@@ -20,7 +20,15 @@ from typing import Any
 
 from legalis.model.errors import InputError, clip
 
-__all__ = ["LAYERS", "Board", "board_layers", "draw_state", "draw_witness", "witness_games"]
+__all__ = [
+    "LAYERS",
+    "Board",
+    "board_layers",
+    "draw_state",
+    "draw_witness",
+    "drawn_games",
+    "witness_games",
+]
 
 LAYERS = ("religion", "revolution")  # EU:PoP 16.5: what the next placement spreads
 
@@ -49,7 +57,7 @@ class Board:
         return {"svg": self.svg, "words": self.words, "places": self.places, **self.details}
 
 
-def _coin_cards(game: Any, state: Any) -> list[tuple[str, Any]]:
+def _coin_cards(state: Any) -> list[tuple[str, Any]]:
     """The cards a COIN game's state shows: the one played and, in a whole game,
     the next one face up (2.2)."""
     if hasattr(state, "next_card"):
@@ -63,7 +71,7 @@ def _draw_coin_state(game: Any, state: Any, viewer: str | None, layer: str | Non
     _no_layer(game.name, layer)
     words = game.render(state, viewer)
     board = state.coin if hasattr(state, "coin") else state.board
-    svg, places = draw_coin(board, title=game.title, cards=_coin_cards(game, state),
+    svg, places = draw_coin(board, title=game.title, cards=_coin_cards(state),
                             words=words[0])  # fmt: skip
     return Board(svg, words, places)
 
@@ -110,6 +118,15 @@ _STATE_DRAWERS: dict[str, Callable[[Any, Any, str | None, str | None], Board]] =
     "lod": _draw_coin_state,
     "sevenyears": _draw_sevenyears_state,
 }
+
+
+def drawn_games() -> list[str]:
+    """The games whose states are drawn.
+
+    >>> drawn_games()
+    ['eupop', 'fitl', 'lod', 'sevenyears']
+    """
+    return sorted(_STATE_DRAWERS)
 
 
 def draw_state(game: Any, state: Any, *, viewer: str | None = None,
