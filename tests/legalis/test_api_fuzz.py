@@ -80,6 +80,9 @@ def test_stateful_runs_follow_the_links() -> None:
         settings=settings(
             max_examples=STATEFUL_EXAMPLES,
             stateful_step_count=6,
+            # the same chains every run: whether random chains reach every game is
+            # chance, and a run that missed one failed on no fault of the server
+            derandomize=True,
             deadline=None,
             suppress_health_check=list(HealthCheck),
         )
