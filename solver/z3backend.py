@@ -48,10 +48,13 @@ _LABEL_PREFIX = "!"
 @dataclass
 class Z3Cache:
     """What a translation has built so far: one Z3 constant per IR variable, the
-    range constraint of every integer variable, and the terms already translated.
+    range constraint of every integer variable, and the terms already translated,
+    all in the cache's own Z3 context.
 
     Sharing one cache between terms makes a variable of the same name the same
-    Z3 constant in all of them.
+    Z3 constant in all of them. A fresh context per cache makes a proof's answer
+    (its model, its unsat core) depend on the claim alone, not on what the process
+    proved before, so a proof gives the same answer in any process.
 
     >>> cache = Z3Cache()
     >>> _ = to_z3(IntVar("x", 0, 3), cache)
@@ -60,6 +63,7 @@ class Z3Cache:
     """
 
     constants: dict[str, Any] = field(default_factory=dict)
+    context: Any = field(default_factory=z3.Context)
     declared: dict[str, Variable] = field(default_factory=dict)
     ranges: dict[str, Any] = field(default_factory=dict)
     # Keyed by id() because hashing a deep frozen term is linear in its size; the
@@ -77,10 +81,10 @@ class Z3Cache:
         if isinstance(var, IntVar):
             if var.lo > var.hi:
                 raise ValueError(f"variable {var.name!r} has an empty range {var.lo}..{var.hi}")
-            made = z3.Int(var.name)
+            made = z3.Int(var.name, self.context)
             self.ranges[var.name] = z3.And(made >= var.lo, made <= var.hi)
         else:
-            made = z3.Bool(var.name)
+            made = z3.Bool(var.name, self.context)
         self.declared[var.name] = var
         self.constants[var.name] = made
         return made
@@ -93,7 +97,9 @@ def _as_bool(expr: Any) -> Any:
 
 def _as_int(expr: Any) -> Any:
     # evaluate() adds and compares truth values as Python does: True is 1.
-    return z3.If(expr, z3.IntVal(1), z3.IntVal(0)) if z3.is_bool(expr) else expr
+    if not z3.is_bool(expr):
+        return expr
+    return z3.If(expr, z3.IntVal(1, expr.ctx), z3.IntVal(0, expr.ctx))
 
 
 def _same_sort(left: Any, right: Any) -> tuple[Any, Any]:
@@ -111,9 +117,10 @@ def _lookup(table: tuple[int, ...], index: Any) -> Any:
         rows.setdefault(value, []).append(row)
     values = list(rows)
     # evaluate() has no meaning for an index off the table; the last branch takes it.
-    expr = z3.IntVal(values[-1])
+    expr = z3.IntVal(values[-1], index.ctx)
     for value in reversed(values[:-1]):
-        expr = z3.If(z3.Or(*(index == row for row in rows[value])), z3.IntVal(value), expr)
+        chosen = z3.Or(*(index == row for row in rows[value]))
+        expr = z3.If(chosen, z3.IntVal(value, index.ctx), expr)
     return expr
 
 
@@ -144,15 +151,16 @@ def _translate(term: Term, cache: Z3Cache) -> Any:
         return cache.constant(term)
     if isinstance(term, Const):
         value = term.value
-        return z3.BoolVal(value) if isinstance(value, bool) else z3.IntVal(value)
+        make = z3.BoolVal if isinstance(value, bool) else z3.IntVal
+        return make(value, cache.context)
     if isinstance(term, Lookup):
         return _lookup(term.table, _as_int(to_z3(term.index, cache)))
     args = [to_z3(arg, cache) for arg in term.args]
     name = term.name
     if name == "and":
-        return z3.And(*(_as_bool(a) for a in args)) if args else z3.BoolVal(True)
+        return z3.And(*(_as_bool(a) for a in args)) if args else z3.BoolVal(True, cache.context)
     if name == "or":
-        return z3.Or(*(_as_bool(a) for a in args)) if args else z3.BoolVal(False)
+        return z3.Or(*(_as_bool(a) for a in args)) if args else z3.BoolVal(False, cache.context)
     if name == "not":
         return z3.Not(_as_bool(args[0]))
     if name == "implies":
@@ -165,7 +173,7 @@ def _translate(term: Term, cache: Z3Cache) -> Any:
     if name == "lt":
         return _as_int(args[0]) < _as_int(args[1])
     if name == "add":
-        return z3.Sum(*(_as_int(a) for a in args)) if args else z3.IntVal(0)
+        return z3.Sum(*(_as_int(a) for a in args)) if args else z3.IntVal(0, cache.context)
     if name == "sub":
         return _as_int(args[0]) - _as_int(args[1])
     if name == "ite":
@@ -286,7 +294,7 @@ def prove(claim: Claim, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> ProofResult:
     objective = None if claim.objective is None else _as_int(to_z3(claim.objective, cache))
     names = [var.name for var in _claim_variables(claim)]
 
-    solver = z3.Solver()
+    solver = z3.Solver(ctx=cache.context)
     solver.set(timeout=timeout_ms)
     solver.set("core.minimize", True)
     labels: dict[str, str] = {}
@@ -327,18 +335,21 @@ def prove(claim: Claim, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> ProofResult:
     used = core()
     bound = None
     if objective is not None:
-        bound = _maximise(objective, [*cache.ranges.values(), *assumptions], claim.name, timeout_ms)
+        constraints = [*cache.ranges.values(), *assumptions]
+        bound = _maximise(objective, constraints, claim.name, timeout_ms, cache.context)
     return result(True, used=used, bound=bound)
 
 
 def _track(solver: Any, constraint: Any, text: str) -> str:
     label = _LABEL_PREFIX + text
-    solver.assert_and_track(constraint, z3.Bool(label))
+    solver.assert_and_track(constraint, z3.Bool(label, solver.ctx))
     return label
 
 
-def _maximise(objective: Any, constraints: Sequence[Any], name: str, timeout_ms: int) -> int:
-    optimiser = z3.Optimize()
+def _maximise(
+    objective: Any, constraints: Sequence[Any], name: str, timeout_ms: int, context: Any
+) -> int:
+    optimiser = z3.Optimize(ctx=context)
     optimiser.set(timeout=timeout_ms)
     optimiser.add(*constraints)
     handle = optimiser.maximize(objective)
@@ -367,7 +378,7 @@ def solutions(
     [0, 1, 2]
     """
     cache = Z3Cache()
-    solver = z3.Solver()
+    solver = z3.Solver(ctx=cache.context)
     solver.set(timeout=timeout_ms)
     solver.add(_as_bool(to_z3(term, cache)))
     chosen = list(term_variables(term)) if variables is None else list(variables)

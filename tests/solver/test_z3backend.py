@@ -58,7 +58,10 @@ def z3_value(term: Term, env: dict[str, Value]) -> Value:
     cache = Z3Cache()
     expr = to_z3(term, cache)
     pairs = [
-        (cache.constants[name], z3.BoolVal(value) if isinstance(value, bool) else z3.IntVal(value))
+        (
+            cache.constants[name],
+            (z3.BoolVal if isinstance(value, bool) else z3.IntVal)(value, expr.ctx),
+        )
         for name, value in env.items()
     ]
     value: Any = z3.simplify(z3.substitute(expr, *pairs) if pairs else expr)
