@@ -24,6 +24,7 @@ from typing import Any
 
 from legalis.board import drawn_games
 from legalis.model.errors import InputError, clip
+from legalis.verify.tasks import Mapper, in_process
 
 __all__ = ["VerifyInput", "drawer", "finding_codes", "fixture_maker", "verifier", "with_capability"]
 
@@ -34,7 +35,9 @@ class VerifyInput:
     Years War card list, an EU:PoP Event catalogue) as a parsed document or None for
     the bundled one, where it came from (for error messages), the rule options, an
     optional rule-numbers document (the Seven Years War), ``strict`` (COIN: text
-    legalis does not read is an error) and a callback per card checked."""
+    legalis does not read is an error), a callback per card checked, and the
+    ``mapper`` that runs the verification's tasks (None: one by one, in this
+    process; see :mod:`legalis.verify.tasks`)."""
 
     data: Mapping[str, Any] | None = None
     source: str | None = None
@@ -42,6 +45,12 @@ class VerifyInput:
     rules: Mapping[str, Any] | None = None
     strict: bool = False
     on_card: Callable[[int], None] | None = None
+    mapper: Mapper | None = None
+
+    @property
+    def chosen_mapper(self) -> Mapper:
+        """The mapper to hand the verifier: the one given, or :func:`in_process`."""
+        return self.mapper or in_process
 
     def refuse(self, game: str, *names: str) -> None:
         """Refuse the inputs ``names`` that ``game``'s verification does not read."""
@@ -60,7 +69,9 @@ def _verify_coin(game: str, given: VerifyInput) -> Any:
     deck = None
     if given.data is not None:
         deck = of_game(deck_from_toml(given.data, source=given.source), game, "deck.game")
-    return verify_coin(game, deck, on_card=given.on_card, strict=given.strict)
+    return verify_coin(
+        game, deck, on_card=given.on_card, strict=given.strict, mapper=given.chosen_mapper
+    )
 
 
 def _verify_sevenyears(given: VerifyInput) -> Any:
@@ -69,7 +80,9 @@ def _verify_sevenyears(given: VerifyInput) -> Any:
 
     given.refuse("sevenyears", "strict")
     options = SevenYearsOptions.from_json(dict(given.options) if given.options else None)
-    return verify_sevenyears(raw_cards=given.data, raw_game=given.rules, options=options)
+    return verify_sevenyears(
+        raw_cards=given.data, raw_game=given.rules, options=options, mapper=given.chosen_mapper
+    )
 
 
 def _verify_eupop(given: VerifyInput) -> Any:
@@ -82,7 +95,7 @@ def _verify_eupop(given: VerifyInput) -> Any:
         if given.data is None
         else catalogue_from_data(given.data, source=given.source)
     )
-    return verify_eupop(catalogue)
+    return verify_eupop(catalogue, mapper=given.chosen_mapper)
 
 
 _VERIFIERS: dict[str, Callable[[VerifyInput], Any]] = {
@@ -94,15 +107,19 @@ _VERIFIERS: dict[str, Callable[[VerifyInput], Any]] = {
 
 
 def _fixtures(game: str) -> Callable[..., Any]:
-    def make(out_dir: Path | None, *, per_rule: int, seed: int) -> dict[str, Any]:
-        """The fixtures as one document; written to ``out_dir`` when it is given."""
+    def make(
+        out_dir: Path | None, *, per_rule: int, seed: int, mapper: Mapper | None = None
+    ) -> dict[str, Any]:
+        """The fixtures as one document; written to ``out_dir`` when it is given.
+        ``mapper`` runs one task per fixture (None: one by one, in this process)."""
         from legalis.verify.fixtures import build_fixtures, generate_fixtures
 
+        tasks = mapper or in_process
         if out_dir is not None:
-            body: dict[str, Any] = generate_fixtures(game, out_dir, per_rule=per_rule,
-                                                     seed=seed).to_json()  # fmt: skip
+            written = generate_fixtures(game, out_dir, per_rule=per_rule, seed=seed, mapper=tasks)
+            body: dict[str, Any] = written.to_json()
             return body
-        manifest, built = build_fixtures(game, per_rule=per_rule, seed=seed)
+        manifest, built = build_fixtures(game, per_rule=per_rule, seed=seed, mapper=tasks)
         return {"manifest": manifest.to_json(), "fixtures": built}
 
     return make
@@ -181,7 +198,7 @@ def verifier(game: str) -> Callable[[VerifyInput], Any]:
 
 def fixture_maker(game: str) -> Callable[..., dict[str, Any]]:
     """The function that builds ``game``'s edge-case fixtures:
-    ``make(out_dir or None, per_rule=, seed=)``."""
+    ``make(out_dir or None, per_rule=, seed=, mapper=None)``."""
     function: Callable[..., dict[str, Any]] = _lookup("fixtures", game)
     return function
 

@@ -16,6 +16,7 @@ from legalis.model.core.documents import prose_description
 from legalis.verify.coin_findings import CODES, check_deck
 from legalis.verify.coin_proofs import RuleSetDocument, RuleSetReport, prove_rule_set
 from legalis.verify.findings import Finding, FindingDocument
+from legalis.verify.tasks import Mapper, in_process
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -64,10 +65,17 @@ def verify_coin(
     *,
     on_card: Callable[[int], None] | None = None,
     strict: bool = False,
+    mapper: Mapper = in_process,
 ) -> CoinReport:
     """Prove the rule set of ``game`` and check ``deck`` (if given) against it;
-    ``strict`` makes text in a form legalis does not read an error."""
-    findings = [] if deck is None else check_deck(deck, game, on_card=on_card, strict=strict)
+    ``strict`` makes text in a form legalis does not read an error. Each card is a
+    task of ``mapper`` (:func:`~legalis.verify.coin_findings.check_deck`); the rule
+    set's proofs, a fraction of a second, run here."""
+    findings = (
+        []
+        if deck is None
+        else check_deck(deck, game, on_card=on_card, strict=strict, mapper=mapper)
+    )
     return CoinReport(game, prove_rule_set(game), findings)
 
 

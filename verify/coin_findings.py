@@ -45,9 +45,10 @@ from legalis.model.coin.state import CoinRules, CoinState, rules_for
 from legalis.model.errors import InputError
 from legalis.verify.findings import Finding
 from legalis.verify.nonplayer_findings import always_ineffective
+from legalis.verify.tasks import Mapper, in_process
 from legalis.verify.text import ParseResult, parse_side
 
-__all__ = ["CODES", "check_deck"]
+__all__ = ["CODES", "CardTask", "CheckedCard", "check_card", "check_deck"]
 
 CODES: dict[str, tuple[str, str, str]] = {
     "name.unknown-space": ("error", "1.3", "a named space or box that the map does not have"),
@@ -478,8 +479,7 @@ def _words(effect: fx.Effect) -> str:
 @dataclass
 class _Checker:
     facts: _Facts
-    deck: Deck
-    witness_states: tuple[CoinState, ...]
+    witness_states: tuple[CoinState, ...] = ()  # the deck-wide checks show no state
     found: list[Finding] = field(default_factory=list)
     unread: set[tuple[int, str]] = field(default_factory=set)  # sides with no effects to check
 
@@ -1306,11 +1306,11 @@ def _check_card(checker: _Checker, card: Card) -> None:
             )
 
 
-def _check_lasting(checker: _Checker) -> None:
+def _check_lasting(checker: _Checker, deck: Deck) -> None:
     """Lasting effects of the same name set differently by different cards (5.1.2)."""
     index: dict[str, dict[tuple[str, str], set[int]]] = {}
-    cards = {card.number: card for card in checker.deck.cards}
-    for card in checker.deck.cards:
+    cards = {card.number: card for card in deck.cards}
+    for card in deck.cards:
         for name in SIDES:
             side = getattr(card, name)
             if side is None:
@@ -1354,59 +1354,46 @@ def _check_lasting(checker: _Checker) -> None:
 # ---------------------------------------------------------------------- the front
 
 
-Reading = tuple[int, str, ParseResult]  # card number, side, what its text says
+Reading = tuple[str, ParseResult]  # a side's name, what its printed text says
 
 
-def _read_texts(deck: Deck, game: str) -> list[Reading]:
-    """Parse the printed text of every side (5.1: the text is carried out literally)."""
-    out = []
-    for card in deck.cards:
-        for name in ("unshaded", "shaded"):
-            side = card.unshaded if name == "unshaded" else card.shaded
-            if side is not None and side.text.strip():
-                result = parse_side(side.text, game, title=card.title, side=name)
-                out.append((card.number, name, result))
-    return out
-
-
-def _with_read_effects(deck: Deck, readings: list[Reading]) -> Deck:
-    """The deck with each side that has text but no structured effects given the
-    effects its text reads as (structured effects, when present, override the text),
-    and each side given the flavour phrase its text prints before the colon."""
-    read = {(number, name): result for number, name, result in readings}
-    cards = []
-    for card in deck.cards:
-        update: dict[str, Any] = {}
-        for name in SIDES:
-            side = getattr(card, name)
-            result = read.get((card.number, name))
-            if side is None or result is None:
-                continue
-            changes: dict[str, Any] = {}
-            if not side.effects and result.ok:
-                changes["effects"] = result.effects
-            if result.flavour and not side.flavour:
-                changes["flavour"] = result.flavour
-            if changes:
-                update[name] = side.model_copy(update=changes)
-        cards.append(card.model_copy(update=update) if update else card)
-    return deck.model_copy(update={"cards": tuple(cards)})
+def _read_card(card: Card, game: str) -> tuple[Card, list[Reading]]:
+    """Parse the printed text of each side of ``card`` (5.1: the text is carried out
+    literally). The card comes back with each side that has text but no structured
+    effects given the effects its text reads as (structured effects, when present,
+    override the text), and each side given the flavour phrase its text prints
+    before the colon."""
+    readings: list[Reading] = []
+    update: dict[str, Any] = {}
+    for name in ("unshaded", "shaded"):  # SIDES, typed as the parser's side names
+        side = getattr(card, name)
+        if side is None or not side.text.strip():
+            continue
+        result = parse_side(side.text, game, title=card.title, side=name)
+        readings.append((name, result))
+        changes: dict[str, Any] = {}
+        if not side.effects and result.ok:
+            changes["effects"] = result.effects
+        if result.flavour and not side.flavour:
+            changes["flavour"] = result.flavour
+        if changes:
+            update[name] = side.model_copy(update=changes)
+    return (card.model_copy(update=update) if update else card), readings
 
 
 def _report_readings(
-    checker: _Checker, deck: Deck, readings: list[Reading], *, strict: bool = False
+    checker: _Checker, card: Card, readings: list[Reading], *, strict: bool = False
 ) -> None:
-    """Findings on what the printed texts say: text that cannot be read as written
-    (``text.unreadable``), a form not read yet (``text.unread``, an error when
-    ``strict``) and text that reads otherwise than the structured effects."""
-    cards = {card.number: card for card in deck.cards}
-    for number, name, result in readings:
-        card = cards[number]
+    """Findings on what the printed texts of ``card`` (read by :func:`_read_card`) say:
+    text that cannot be read as written (``text.unreadable``), a form not read yet
+    (``text.unread``, an error when ``strict``) and text that reads otherwise than the
+    structured effects."""
+    for name, result in readings:
         side = card.side(name)
         if side.effects and not result.ok:
             continue  # the structured effects stand in for text the grammar cannot read
         if not side.effects:
-            checker.unread.add((number, name))
+            checker.unread.add((card.number, name))
         for diagnostic in result.diagnostics:
             where = f"line {diagnostic.line}, column {diagnostic.column}"
             expected = ", ".join(diagnostic.expected[:6])
@@ -1433,6 +1420,54 @@ def _report_readings(
             )
 
 
+@cache
+def _witness_states(game: str, scenarios: tuple[str, ...]) -> tuple[CoinState, ...]:
+    """The opening states of ``scenarios``, loaded once per process (the checks copy
+    them before any change)."""
+    return tuple(load_scenario(game, name) for name in scenarios)
+
+
+@dataclass(frozen=True)
+class CardTask:
+    """One card of a deck to read and check: the unit of work :func:`check_deck`
+    hands to its mapper. ``scenarios`` names the bundled scenarios whose opening
+    states may serve as witnesses."""
+
+    game: str
+    card: Card
+    scenarios: tuple[str, ...]
+    strict: bool = False
+
+
+@dataclass(frozen=True)
+class CheckedCard:
+    """What :func:`check_card` found: the card with the effects its printed text
+    reads as, and its findings (those on its text, then those of its checks)."""
+
+    card: Card
+    findings: tuple[Finding, ...]
+
+
+def check_card(task: CardTask) -> CheckedCard:
+    """Read one card's printed text and check the card: every finding that needs no
+    other card of the deck. The game's facts, the grammar and the witness states are
+    built once per process, so the task runs the same in any process.
+
+    >>> from legalis.model.coin.deck import bundled_deck
+    >>> card = bundled_deck("lod").card(10)
+    >>> checked = check_card(CardTask("lod", card, ("1775",)))
+    >>> [(f.code, f.side) for f in checked.findings]
+    [('lod.french-before-toa', 'shaded')]
+    >>> bool(checked.card.side("shaded").effects)
+    True
+    """
+    card, readings = _read_card(task.card, task.game)
+    checker = _Checker(_facts(task.game), _witness_states(task.game, task.scenarios))
+    _report_readings(checker, card, readings, strict=task.strict)
+    _check_card(checker, card)
+    return CheckedCard(card, tuple(checker.found))
+
+
 def check_deck(
     deck: Deck,
     game: str,
@@ -1440,14 +1475,17 @@ def check_deck(
     scenarios: list[str] | None = None,
     on_card: Callable[[int], None] | None = None,
     strict: bool = False,
+    mapper: Mapper = in_process,
 ) -> list[Finding]:
-    """Every finding over the structured effects of ``deck``, in card order.
+    """Every finding over the structured effects of ``deck``: card by card, the
+    findings on its printed text then those of its checks, then the deck-wide ones.
 
     ``scenarios`` names the bundled scenarios whose opening states may serve as
     witnesses (default: all of the game's); codes and meanings are in :data:`CODES`.
-    ``on_card(number)`` is called as each card is done, for a progress display.
-    Text in a sentence form legalis does not read is a warning (``text.unread``),
-    an error when ``strict``.
+    ``on_card(number)`` is called as each card is done, in card order, for a progress
+    display. Text in a sentence form legalis does not read is a warning
+    (``text.unread``), an error when ``strict``. Each card is one task of ``mapper``
+    (:func:`check_card`); the findings are the same whatever the mapper.
 
     >>> from legalis.model.coin.deck import bundled_deck
     >>> found = check_deck(bundled_deck("fitl"), "fitl")
@@ -1458,18 +1496,18 @@ def check_deck(
     """
     if deck.game != game:
         raise InputError(f"the deck is for {deck.game!r}, not {game!r}", path="game")
-    facts = _facts(game)
-    names = scenario_names(game) if scenarios is None else scenarios
-    states = tuple(load_scenario(game, name) for name in names)
-    readings = _read_texts(deck, game)
-    deck = _with_read_effects(deck, readings)
-    checker = _Checker(facts, deck, states)
-    _report_readings(checker, deck, readings, strict=strict)
-    for card in deck.cards:
-        _check_card(checker, card)
+    names = tuple(scenario_names(game) if scenarios is None else scenarios)
+    _witness_states(game, names)  # an unknown scenario is refused before any task runs
+    tasks = [CardTask(game, card, names, strict) for card in deck.cards]
+    checker = _Checker(_facts(game))
+    read: list[Card] = []
+    for checked in mapper(check_card, tasks):
+        read.append(checked.card)
+        checker.found.extend(checked.findings)
         if on_card is not None:
-            on_card(card.number)
-    _check_lasting(checker)
+            on_card(checked.card.number)
+    deck = deck.model_copy(update={"cards": tuple(read)})
+    _check_lasting(checker, deck)
     cards = {card.number: card for card in deck.cards}
     for number, side, faction, why in always_ineffective(deck):
         checker.report(

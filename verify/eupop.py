@@ -23,6 +23,7 @@ from legalis.model.eupop.state import bundled_state
 from legalis.solver.z3backend import DEFAULT_TIMEOUT_MS
 from legalis.verify.findings import Finding, VerifyReport
 from legalis.verify.runner import prove_claims
+from legalis.verify.tasks import Mapper, in_process
 
 GAME = "eupop"
 NO_EFFECTS = "eupop.event-no-effects"
@@ -41,9 +42,13 @@ __all__ = [
 
 
 def prove_eupop(
-    claims: Iterable[Claim] | None = None, *, timeout_ms: int = DEFAULT_TIMEOUT_MS
+    claims: Iterable[Claim] | None = None,
+    *,
+    timeout_ms: int = DEFAULT_TIMEOUT_MS,
+    mapper: Mapper = in_process,
 ) -> VerifyReport:
-    """Prove every claim (all of them by default); each failed claim is an error
+    """Prove every claim (all of them by default), each a task of ``mapper``
+    (:func:`~legalis.verify.runner.prove_claim`); each failed claim is an error
     finding ``proof.failed`` whose witness is the counterexample.
 
     >>> from legalis.model.eupop.properties import merchant_claim
@@ -52,7 +57,7 @@ def prove_eupop(
     (False, 'proof.failed')
     """
     results, findings = prove_claims(
-        all_claims() if claims is None else claims, timeout_ms=timeout_ms
+        all_claims() if claims is None else claims, timeout_ms=timeout_ms, mapper=mapper
     )
     return VerifyReport(GAME, tuple(findings), tuple(results))
 
@@ -86,7 +91,15 @@ def check_catalogue(catalogue: Catalogue) -> tuple[Finding, ...]:
     return tuple(found)
 
 
-def verify_eupop(catalogue: Catalogue, *, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> VerifyReport:
-    """The proofs of :func:`prove_eupop` and the findings of :func:`check_catalogue`."""
-    proofs = prove_eupop(timeout_ms=timeout_ms)
+def verify_eupop(
+    catalogue: Catalogue, *, timeout_ms: int = DEFAULT_TIMEOUT_MS, mapper: Mapper = in_process
+) -> VerifyReport:
+    """The proofs of :func:`prove_eupop`, each a task of ``mapper``, and the findings
+    of :func:`check_catalogue` (milliseconds for a whole catalogue: they run here).
+
+    >>> from legalis.model.eupop.events import load_catalogue
+    >>> verify_eupop(load_catalogue()).ok
+    True
+    """
+    proofs = prove_eupop(timeout_ms=timeout_ms, mapper=mapper)
     return VerifyReport(GAME, (*proofs.findings, *check_catalogue(catalogue)), proofs.proofs)

@@ -37,13 +37,14 @@ import json
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import zip_longest
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 from legalis.model.coin import effects as fx
-from legalis.model.coin.deck import Card, bundled_deck
+from legalis.model.coin.deck import Card, Deck, bundled_deck
 from legalis.model.coin.limits import cap, may_hold
 from legalis.model.coin.scenarios import load_scenario
 from legalis.model.coin.schema import state_document_model
@@ -66,6 +67,7 @@ from legalis.verify.sequence_fixtures import (
     build_sequence_fixtures,
     check_sequence_fixture,
 )
+from legalis.verify.tasks import Mapper, in_process
 from pydantic import BaseModel, ValidationError
 
 __all__ = [
@@ -76,7 +78,9 @@ __all__ = [
     "RULES",
     "SCENARIOS",
     "UNCOVERED_RULES",
+    "FixtureTask",
     "Manifest",
+    "build_fixture",
     "build_fixtures",
     "check_fixture",
     "check_fixture_data",
@@ -865,9 +869,37 @@ def _fixture_id(variant: _Variant, number: int) -> str:
     return f"{rule}-{variant.boundary}-c{variant.card}-{number}"
 
 
-def _fixture(game: str, variant: _Variant, seed: int, card: Card, number: int) -> dict[str, Any]:
-    fid = _fixture_id(variant, number)
-    rng = random.Random(f"{seed}:{fid}")
+@cache
+def _sample_deck(game: str) -> Deck:
+    """The deck the fixtures play from, read once per process."""
+    return bundled_deck(game, DECK)
+
+
+@dataclass(frozen=True)
+class FixtureTask:
+    """One edge-case fixture to build, the unit of work :func:`build_fixtures` hands
+    to its mapper: the ``variant``-th boundary of the game's list, as the ``number``-th
+    fixture of its rule, from ``seed``."""
+
+    game: str
+    variant: int
+    number: int
+    seed: int
+
+
+def build_fixture(task: FixtureTask) -> dict[str, Any]:
+    """The fixture of one task, as its JSON document; the same task gives an equal
+    document in any process.
+
+    >>> fixture = build_fixture(FixtureTask("fitl", 0, 1, 0))
+    >>> fixture["id"], fixture["expected_count"] > 0
+    ('1.4.2-stacking-at-c31-1', True)
+    """
+    game = task.game
+    variant = _VARIANTS[game][task.variant]
+    card = _sample_deck(game).card(variant.card)
+    fid = _fixture_id(variant, task.number)
+    rng = random.Random(f"{task.seed}:{fid}")
     state = load_scenario(game, SCENARIOS[game])
     if variant.build is not None:
         variant.build(state, rng)
@@ -945,7 +977,7 @@ def coverage(manifest: Manifest | Mapping[str, Any]) -> dict[str, Any]:
     """
     raw = manifest.to_json() if isinstance(manifest, Manifest) else manifest
     game = _game(str(raw.get("game", "lod")))
-    deck = bundled_deck(game, DECK)
+    deck = _sample_deck(game)
     rules: set[str] = set()
     ops: set[str] = set()
     for entry in raw["fixtures"]:
@@ -972,15 +1004,17 @@ def _dump(data: Mapping[str, Any]) -> str:
 
 
 def build_fixtures(
-    game: str, *, per_rule: int = 2, seed: int = 0
+    game: str, *, per_rule: int = 2, seed: int = 0, mapper: Mapper = in_process
 ) -> tuple[Manifest, list[dict[str, Any]]]:
     """Up to ``per_rule`` fixtures for each rule of ``RULES[game]``, in memory, with
     the manifest that indexes them (each entry names the file :func:`generate_fixtures`
     would write it to). For LoD, the Sequence of Play fixtures follow the event ones
     (up to ``per_rule`` per rule of ``SEQUENCE_RULES``), indexed under ``sequence``.
 
-    The same ``seed`` gives equal fixtures. Games other than those of
-    :data:`FIXTURE_GAMES` are refused.
+    The same ``seed`` gives equal fixtures, whatever the ``mapper`` that runs the
+    tasks (one per fixture: :func:`build_fixture`, and for LoD
+    :func:`~legalis.verify.sequence_fixtures.build_sequence_fixture`). Games other
+    than those of :data:`FIXTURE_GAMES` are refused.
 
     >>> manifest, fixtures = build_fixtures("lod", per_rule=1, seed=5)
     >>> [f["id"] for f in fixtures][:2]
@@ -995,17 +1029,18 @@ def build_fixtures(
     _game(game)
     if per_rule < 1:
         raise InputError("at least 1 fixture per rule", path="per_rule")
-    deck = bundled_deck(game, DECK)
     manifest = Manifest(game=game, seed=seed, per_rule=per_rule)
-    fixtures: list[dict[str, Any]] = []
+    tasks: list[FixtureTask] = []
     taken: dict[str, int] = {}
-    for variant in _VARIANTS[game]:
+    for index, variant in enumerate(_VARIANTS[game]):
         number = taken.get(variant.rule, 0) + 1
         if number > per_rule:
             continue
         taken[variant.rule] = number
-        fixture = _fixture(game, variant, seed, deck.card(variant.card), number)
-        fixtures.append(fixture)
+        tasks.append(FixtureTask(game, index, number, seed))
+    fixtures = list(mapper(build_fixture, tasks))
+    for task, fixture in zip(tasks, fixtures, strict=True):
+        variant = _VARIANTS[game][task.variant]
         manifest.fixtures.append({
             "id": fixture["id"], "file": f"{fixture['id']}.json", "rule": variant.rule,
             "boundary": variant.boundary, "card": variant.card, "side": variant.side,
@@ -1013,7 +1048,7 @@ def build_fixtures(
         })  # fmt: skip
     manifest.coverage = coverage(manifest)
     if game == "lod":
-        for fixture in build_sequence_fixtures(per_rule=per_rule):
+        for fixture in build_sequence_fixtures(per_rule=per_rule, mapper=mapper):
             fixtures.append(fixture)
             manifest.sequence.append({
                 "id": fixture["id"], "file": f"{fixture['id']}.json", "rule": fixture["rule"],
@@ -1024,10 +1059,16 @@ def build_fixtures(
 
 
 def generate_fixtures(
-    game: str, out_dir: str | Path, *, per_rule: int = 2, seed: int = 0
+    game: str,
+    out_dir: str | Path,
+    *,
+    per_rule: int = 2,
+    seed: int = 0,
+    mapper: Mapper = in_process,
 ) -> Manifest:
     """Write the fixtures of :func:`build_fixtures` and ``manifest.json`` into
-    ``out_dir`` (created if missing). The same ``seed`` writes byte-identical files.
+    ``out_dir`` (created if missing). The same ``seed`` writes byte-identical files,
+    whatever the ``mapper`` that builds the fixtures.
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as folder:
@@ -1036,7 +1077,7 @@ def generate_fixtures(
     >>> len(names) == len(manifest.fixtures) + 1, "5.4-at-c6-1.json" in names
     (True, True)
     """
-    manifest, fixtures = build_fixtures(game, per_rule=per_rule, seed=seed)
+    manifest, fixtures = build_fixtures(game, per_rule=per_rule, seed=seed, mapper=mapper)
     folder = Path(out_dir)
     folder.mkdir(parents=True, exist_ok=True)
     for entry, fixture in zip([*manifest.fixtures, *manifest.sequence], fixtures, strict=True):

@@ -20,6 +20,7 @@ from legalis.model.core.ir import Claim
 from legalis.model.errors import SolverLimitError
 from legalis.solver.z3backend import DEFAULT_TIMEOUT_MS, ProofResult, prove
 from legalis.verify.findings import Finding
+from legalis.verify.tasks import Mapper, in_process
 
 
 class Problem(Protocol):
@@ -48,12 +49,49 @@ def data_findings(problems: Iterable[Problem], rule: str) -> list[Finding]:
     ]
 
 
+def prove_claim(task: tuple[Claim, int]) -> tuple[ProofResult | None, Finding | None]:
+    """Prove one claim within a time limit in milliseconds, the task of
+    :func:`prove_claims`: the proof's result (None when the prover gave up) and the
+    finding it makes, if any.
+
+    >>> from legalis.model.core.ir import IntVar, Le
+    >>> x = IntVar("x", 0, 4)
+    >>> result, finding = prove_claim((Claim("x-small", "R", "x <= 4", (), Le(x, 4)), 1000))
+    >>> result.proved, finding
+    (True, None)
+    """
+    claim, timeout_ms = task
+    try:
+        result = prove(claim, timeout_ms=timeout_ms)
+    except SolverLimitError as err:
+        return None, Finding("proof.limit", "warning", claim.name, str(err), claim.rule)
+    if not result.proved:
+        return result, Finding(
+            "proof.failed",
+            "error",
+            claim.name,
+            f"counterexample to: {claim.description}",
+            claim.rule,
+            dict(result.counterexample or {}),
+        )
+    if result.vacuous:
+        return result, Finding(
+            "proof.vacuous",
+            "warning",
+            claim.name,
+            "the assumptions contradict each other, so nothing is shown: " + claim.description,
+            claim.rule,
+        )
+    return result, None
+
+
 def prove_claims(
-    claims: Iterable[Claim], *, timeout_ms: int = DEFAULT_TIMEOUT_MS
+    claims: Iterable[Claim], *, timeout_ms: int = DEFAULT_TIMEOUT_MS, mapper: Mapper = in_process
 ) -> tuple[list[ProofResult], list[Finding]]:
-    """Prove every claim; a failed one is an error finding with its counterexample,
-    a vacuous one (contradictory assumptions) a warning, a time-out a warning too:
-    the claim is neither proved nor refuted.
+    """Prove every claim, each a task of ``mapper`` (:func:`prove_claim`); a failed
+    one is an error finding with its counterexample, a vacuous one (contradictory
+    assumptions) a warning, a time-out a warning too: the claim is neither proved
+    nor refuted. Results and findings keep the claims' order whatever the mapper.
 
     >>> from legalis.model.core.ir import BoolVar, Claim, Not
     >>> p = BoolVar("p")
@@ -63,33 +101,9 @@ def prove_claims(
     """
     results: list[ProofResult] = []
     findings: list[Finding] = []
-    for claim in claims:
-        try:
-            result = prove(claim, timeout_ms=timeout_ms)
-        except SolverLimitError as err:
-            findings.append(Finding("proof.limit", "warning", claim.name, str(err), claim.rule))
-            continue
-        results.append(result)
-        if not result.proved:
-            findings.append(
-                Finding(
-                    "proof.failed",
-                    "error",
-                    claim.name,
-                    f"counterexample to: {claim.description}",
-                    claim.rule,
-                    dict(result.counterexample or {}),
-                )
-            )
-        elif result.vacuous:
-            findings.append(
-                Finding(
-                    "proof.vacuous",
-                    "warning",
-                    claim.name,
-                    "the assumptions contradict each other, so nothing is shown: "
-                    + claim.description,
-                    claim.rule,
-                )
-            )
+    for result, finding in mapper(prove_claim, [(claim, timeout_ms) for claim in claims]):
+        if result is not None:
+            results.append(result)
+        if finding is not None:
+            findings.append(finding)
     return results, findings

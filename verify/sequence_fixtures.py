@@ -34,13 +34,16 @@ from legalis.solver.lodgame.game import LodGame
 from legalis.solver.lodgame.moves import Pass, Roll, Stroke
 from legalis.solver.lodgame.state import LodState
 from legalis.solver.lodgame.views import ChainView
+from legalis.verify.tasks import Mapper, in_process
 
 __all__ = [
     "SEQUENCE_FORMAT",
     "SEQUENCE_RULES",
     "SEQUENCE_SCHEMA",
+    "build_sequence_fixture",
     "build_sequence_fixtures",
     "check_sequence_fixture",
+    "sequence_tasks",
 ]
 
 SEQUENCE_FORMAT = "legalis-sequence-fixture/1"
@@ -342,22 +345,46 @@ def _fixture(case: _Case, number: int) -> dict[str, Any]:
     }
 
 
-def build_sequence_fixtures(*, per_rule: int = 2) -> list[dict[str, Any]]:
-    """The Sequence of Play fixtures, up to ``per_rule`` for each rule of
-    :data:`SEQUENCE_RULES`, in its order (``at`` before ``inside``): built once per
-    ``per_rule`` and copied out (they depend on nothing else)."""
-    return copy.deepcopy(_built(per_rule))
+def sequence_tasks(per_rule: int) -> list[tuple[int, int]]:
+    """The tasks of :func:`build_sequence_fixtures`, one per fixture: (index of the
+    case, its number within its rule), up to ``per_rule`` for each rule.
+
+    >>> sequence_tasks(1)
+    [(0, 1), (1, 1), (2, 1), (3, 1), (5, 1)]
+    >>> sequence_tasks(2)[3:5]
+    [(3, 1), (4, 2)]
+    """
+    taken: Counter[str] = Counter()
+    tasks = []
+    for index, case in enumerate(_CASES):
+        taken[case.rule] += 1
+        if taken[case.rule] <= per_rule:
+            tasks.append((index, taken[case.rule]))
+    return tasks
+
+
+def build_sequence_fixture(task: tuple[int, int]) -> dict[str, Any]:
+    """The fixture of one task of :func:`sequence_tasks`: built once per process and
+    copied out (it depends on nothing else).
+
+    >>> build_sequence_fixture((0, 1))["id"]
+    '2.3.4-no_resources-at-1'
+    """
+    return copy.deepcopy(_built(*task))
 
 
 @cache
-def _built(per_rule: int) -> list[dict[str, Any]]:
-    taken: Counter[str] = Counter()
-    out = []
-    for case in _CASES:
-        taken[case.rule] += 1
-        if taken[case.rule] <= per_rule:
-            out.append(_fixture(case, taken[case.rule]))
-    return out
+def _built(index: int, number: int) -> dict[str, Any]:
+    return _fixture(_CASES[index], number)
+
+
+def build_sequence_fixtures(
+    *, per_rule: int = 2, mapper: Mapper = in_process
+) -> list[dict[str, Any]]:
+    """The Sequence of Play fixtures, up to ``per_rule`` for each rule of
+    :data:`SEQUENCE_RULES`, in its order (``at`` before ``inside``), each a task of
+    ``mapper`` (:func:`build_sequence_fixture`)."""
+    return list(mapper(build_sequence_fixture, sequence_tasks(per_rule)))
 
 
 def check_sequence_fixture(raw: Mapping[str, Any], source: str) -> list[str]:

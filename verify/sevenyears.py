@@ -17,6 +17,7 @@ from legalis.model.sevenyears.properties import all_claims
 from legalis.solver.z3backend import DEFAULT_TIMEOUT_MS
 from legalis.verify.findings import Finding, VerifyReport
 from legalis.verify.runner import data_findings, prove_claims
+from legalis.verify.tasks import Mapper, in_process
 
 GAME = "sevenyears"
 RULE_DATA = "CARD LIST; CARD LIST NOTATION; GAME LENGTH; MEDALS; CAMPAIGN GRID"
@@ -28,13 +29,16 @@ def verify_sevenyears(
     options: SevenYearsOptions | None = None,
     *,
     timeout_ms: int = DEFAULT_TIMEOUT_MS,
+    mapper: Mapper = in_process,
 ) -> VerifyReport:
     """Check the card list and rule numbers (the bundled ones by default) and, if
     they are sound, prove every claim of :func:`~legalis.model.sevenyears.properties.all_claims`.
 
     Each data problem is an error finding ``data.<check>``; broken data skips the
     proofs and the report says so. Each failed claim is an error finding
-    ``proof.failed`` whose witness is the counterexample.
+    ``proof.failed`` whose witness is the counterexample. Each claim is a task of
+    ``mapper`` (:func:`~legalis.verify.runner.prove_claim`); the data checks, which
+    need the whole card list, run here.
 
     >>> broken = dict(read_bundled("game.toml"), medals_per_player=19)
     >>> sorted(verify_sevenyears(raw_game=broken).codes())
@@ -56,5 +60,7 @@ def verify_sevenyears(
         # The checks above should have caught it; if not, it is still a finding, not a crash.
         load = Finding("data.load", "error", err.path or "cards.toml", str(err), RULE_DATA)
         return VerifyReport(GAME, (load,), proofs_skipped="the data could not be loaded")
-    results, proof_findings = prove_claims(all_claims(data, options), timeout_ms=timeout_ms)
+    results, proof_findings = prove_claims(
+        all_claims(data, options), timeout_ms=timeout_ms, mapper=mapper
+    )
     return VerifyReport(GAME, tuple(proof_findings), tuple(results))

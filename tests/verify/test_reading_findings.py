@@ -12,8 +12,8 @@ from typing import Any
 
 import httpx
 import pytest
-from legalis.model.coin.deck import deck_from_toml, read_deck
-from legalis.verify.coin_findings import CODES, _read_texts, _with_read_effects, check_deck
+from legalis.model.coin.deck import Deck, deck_from_toml, read_deck
+from legalis.verify.coin_findings import CODES, _read_card, check_deck
 
 from legalis import cli
 from legalis.server import Limits
@@ -27,6 +27,12 @@ def without_expect(path: Path) -> dict[str, Any]:
     raw = tomllib.loads(path.read_text("utf-8"))
     raw.pop("expect", None)
     return raw
+
+
+def read_as_printed(deck: Deck) -> Deck:
+    """The deck with each card's sides given the effects their text reads as."""
+    cards = tuple(_read_card(card, deck.game)[0] for card in deck.cards)
+    return deck.model_copy(update={"cards": cards})
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
@@ -43,7 +49,7 @@ def test_the_text_only_deck_has_text_and_no_effects_tables() -> None:
 
 def test_a_text_only_deck_reads_as_its_effects_with_the_flavour_kept_apart() -> None:
     deck = read_deck(str(TEXT_ONLY))
-    read = _with_read_effects(deck, _read_texts(deck, "lod"))
+    read = read_as_printed(deck)
     first = read.card(1).side("unshaded")
     assert first.flavour == "Fog on the river" and first.text == deck.card(1).side("unshaded").text
     # 5.1: the event does what its text says: two Tories placed in Boston
@@ -55,7 +61,7 @@ def test_a_text_only_deck_reads_as_its_effects_with_the_flavour_kept_apart() -> 
 
 def test_a_text_only_winter_quarters_card_is_read_and_verified_like_an_event_card() -> None:
     deck = read_deck(str(TEXT_ONLY))
-    read = _with_read_effects(deck, _read_texts(deck, "lod"))
+    read = read_as_printed(deck)
     (winter,) = read.winter_cards()
     assert (winter.number, winter.factions, winter.shaded) == (201, (), None)
     # 6.0: its Event, read from the text: two Tories removed from Boston
