@@ -16,6 +16,8 @@ written to a log file whose path is printed), 130 interrupted by Ctrl-C.
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import json
 import re
 import sys
@@ -29,6 +31,7 @@ import typer
 from rich.table import Column, Table
 
 from legalis import __version__
+from legalis.backends import BACKENDS, open_backend
 from legalis.capabilities import VerifyInput, drawer, finding_codes, fixture_maker, verifier
 from legalis.model.core.documents import read_document
 from legalis.model.core.randomness import LoggedRandom
@@ -37,7 +40,13 @@ from legalis.players import HumanPlayer
 from legalis.registry import game_entry, games, load_game
 from legalis.simulation import print_simulation, simulate
 from legalis.solver.gamelog import log_lines, parse_log, replay
-from legalis.solver.players import NONPLAYER, Player, automatic_player, seat_kinds
+from legalis.solver.players import (
+    NONPLAYER,
+    Player,
+    automatic_player,
+    seat_kinds,
+    seated_options,
+)
 from legalis.solver.playout import CHANCE, GameRecord, play_game
 from legalis.terminal import (
     DEFAULT_SEED,
@@ -55,6 +64,7 @@ from legalis.terminal import (
     err,
     finish,
     internal_error,
+    interruptible,
     option_values,
     out,
     parse_move_text,
@@ -403,8 +413,8 @@ def _seated(
             raise InputError("the seats name the Non-players: use --seat SEAT=nonplayer "
                              "rather than --option nonplayers", path="--option")  # fmt: skip
         return game, seats
-    nonplayers = [side for side, kind in seats.items() if kind == NONPLAYER]
-    return load_game(game.name, {**game.options.to_json(), "nonplayers": nonplayers}), seats
+    options = seated_options(game_entry(game.name).option_names, game.options.to_json(), seats)
+    return load_game(game.name, options), seats
 
 
 def _players(game: Any, seats: dict[str, str]) -> dict[str, Player]:
@@ -518,6 +528,203 @@ def simulate_command(
     finish(EXIT_INTERRUPTED if stats["interrupted"] else EXIT_OK)
 
 
+BackendOpt = Annotated[
+    str, typer.Option("--backend", help="Where the work runs: local (processes) or ray.")
+]
+WorkersOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--workers", help="Worker processes (default: one per core; Ray: the cluster's).", min=1
+    ),
+]
+AddressOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--address",
+        help="The Ray cluster to use (ray://HOST:PORT or HOST:PORT); "
+        "none: a Ray started here for the run.",
+    ),
+]
+
+
+TaskBackendOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--backend",
+        help="Run a task per card (or fixture) on local processes or "
+        "ray; none: one by one in this process.",
+    ),
+]
+
+
+@contextlib.contextmanager
+def _mapper(backend: str | None, workers: int | None, address: str | None) -> Any:
+    """The mapper that runs a verification's tasks on ``backend`` (None: in this
+    process, one by one)."""
+    if backend is None:
+        for flag, value in (("--workers", workers), ("--address", address)):
+            if value is not None:
+                raise InputError(f"{flag} needs --backend", path=flag, allowed=BACKENDS)
+        yield None
+        return
+    with open_backend(backend, workers=workers, address=address) as runner:
+        yield runner.in_order
+
+
+@app.command("sweep")
+def sweep_command(
+    game_name: GameArg,
+    study_path: Annotated[
+        Path | None, typer.Option("--study", help="A study TOML file: the grid and its settings.")
+    ] = None,
+    games_count: Annotated[
+        int | None, typer.Option("--games", help="Games per cell (default 20).", min=1)
+    ] = None,
+    scenario: Annotated[
+        list[str] | None, typer.Option("--scenario", help="A scenario of the grid (repeatable).")
+    ] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--option",
+            help="A rule option, NAME=VALUE; a NAME given again with "
+            "another value makes that option an axis of the grid.",
+        ),
+    ] = None,
+    seats: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--seats",
+            help="Who plays: default, or SEAT=KIND,SEAT=KIND (the seats "
+            "not named by default); each --seats is a value of the grid.",
+        ),
+    ] = None,
+    deck: Annotated[
+        list[Path] | None, typer.Option("--deck", help="A deck TOML of the grid (repeatable).")
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="The master seed every game's seed comes from.")
+    ] = None,
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help="The study's folder: results (resumable), summary.json, "
+            "plots (default: sweep-GAME).",
+        ),
+    ] = None,
+    backend: BackendOpt = "local",
+    workers: WorkersOpt = None,
+    address: AddressOpt = None,
+    batch: Annotated[
+        int | None, typer.Option("--batch", help="Games per task (default: chosen).", min=1)
+    ] = None,
+    slowest: Annotated[
+        int | None, typer.Option("--slowest", help="Slowest decisions reported per cell (5).")
+    ] = None,
+    max_moves: Annotated[
+        int | None,
+        typer.Option("--max-moves", help="A game longer than this fails (50000).", min=1),
+    ] = None,
+    invariants: Annotated[
+        str | None,
+        typer.Option(
+            "--invariants",
+            help="Check the state's invariants after every-move "
+            "(default) or at the end of each game.",
+        ),
+    ] = None,
+    fresh: Annotated[
+        bool, typer.Option("--fresh", help="Drop the folder's earlier results and start again.")
+    ] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """Play a grid of scenarios x options x seats x decks, many games per cell; report
+    wins with 95% intervals, lengths, the slowest decisions and every failure.
+
+    Every game's seed comes from --seed, so a game replays alone and the figures do
+    not depend on --backend or --workers. Results are kept as games finish: Ctrl-C
+    stops, and the same command resumes. Exit 1 when a game failed.
+    """
+    from legalis.sweep import report_study, run_study
+    from legalis.sweep.study import checked, study_from_axes, study_from_toml
+    from legalis.sweep.table import print_summary
+
+    settings: dict[str, Any] = {
+        name: value
+        for name, value in (
+            ("games", games_count),
+            ("seed", seed),
+            ("slowest", slowest),
+            ("max_moves", max_moves),
+            ("invariants", invariants),
+        )
+        if value is not None
+    }
+    if study_path is not None:
+        for flag, given in (
+            ("--scenario", scenario),
+            ("--option", option),
+            ("--seats", seats),
+            ("--deck", deck),
+        ):
+            if given:
+                raise InputError(
+                    f"{flag} and --study both give the grid: put it in the study", path=flag
+                )
+        study = study_from_toml(study_path)
+        if study.game != game_name:
+            raise InputError(
+                f"{study_path} is a study of {study.game}, not {game_name}",
+                path="--study",
+                allowed=[study.game],
+            )
+        study = checked(dataclasses.replace(study, **settings))
+    else:
+        study = study_from_axes(
+            game_name,
+            scenarios=scenario or (),
+            options=option or (),
+            seats=seats or (),
+            decks=deck or (),
+            **settings,
+        )
+    folder = output or Path(f"sweep-{game_entry(game_name).name}")
+    check_writable_folder(folder, "--out")
+    total = study.games * len(study.cells)
+    show = not as_json
+    if show:
+        err.print(
+            f"{game_name}: {plural(len(study.cells), 'cell')} x "
+            f"{plural(study.games, 'game')} on {backend}",
+            markup=False,
+        )
+    with (
+        open_backend(backend, workers=workers, address=address) as runner,
+        progress(total, f"sweeping {game_name}", show) as advance,
+        interruptible() as stop,
+    ):
+        run = run_study(
+            study,
+            folder,
+            runner,
+            size=batch,
+            fresh=fresh,
+            stop=stop,
+            on_start=lambda missing: advance(total - missing),
+            on_games=lambda games, _: advance(games),
+        )
+    with progress(len(study.cells), "reporting", show) as advance:
+        summary = report_study(study, folder, on_cell=advance)
+    if as_json:
+        emit_json({"folder": str(folder), "backend": backend, "run": run, **summary})
+    else:
+        print_summary(summary, str(folder), run)
+    if run["interrupted"]:
+        finish(EXIT_INTERRUPTED)
+    finish(EXIT_FINDINGS if summary["failed"] else EXIT_OK)
+
+
 @app.command("replay")
 def replay_command(
     game_name: GameArg,
@@ -595,9 +802,16 @@ def verify_command(
         ),
     ] = False,
     output_format: FormatOpt = "text",
+    backend: TaskBackendOpt = None,
+    workers: WorkersOpt = None,
+    address: AddressOpt = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Check a game's data and prove its rules with Z3 (exit 1 on any error)."""
+    """Check a game's data and prove its rules with Z3 (exit 1 on any error).
+
+    With --backend, the checks run a card (or a proof) per task on local processes
+    or Ray; the report is the same.
+    """
     output_format = "json" if as_json else output_format
     if output_format not in FORMATS:
         raise InputError(f"unknown format {output_format!r}", path="--format", allowed=FORMATS)
@@ -606,11 +820,14 @@ def verify_command(
     raw = _read_toml(data)
     if raw is not None and isinstance(raw.get("card"), list):
         cards = len(raw["card"])
-    with progress(cards, "checking cards", output_format == "text") as advance:
+    with (
+        _mapper(backend, workers, address) as mapper,
+        progress(cards, "checking cards", output_format == "text") as advance,
+    ):
         report = verify(VerifyInput(data=raw, source=None if data is None else str(data),
                                     options=option_values(option) or None,
                                     rules=_read_toml(rules), strict=strict,
-                                    on_card=lambda _: advance(1)))  # fmt: skip
+                                    on_card=lambda _: advance(1), mapper=mapper))  # fmt: skip
     if output_format == "json":
         emit_json(report.to_json())
     elif output_format == "sarif":
@@ -717,13 +934,20 @@ def fixtures_command(
     ),
     per_rule: Annotated[int, typer.Option("--per-rule", help="Fixtures per rule.", min=1)] = 2,
     seed: SeedOpt = DEFAULT_SEED,
+    backend: TaskBackendOpt = None,
+    workers: WorkersOpt = None,
+    address: AddressOpt = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Write edge-case states with their expected legal moves, for testing an engine."""
+    """Write edge-case states with their expected legal moves, for testing an engine
+    (with --backend, a fixture per task on local processes or Ray: the same files)."""
     make = fixture_maker(game_entry(game_name).name)
     check_writable_folder(output, "--out")
-    with progress(1, "generating fixtures", not as_json) as advance:
-        body = make(output, per_rule=per_rule, seed=seed)
+    with (
+        _mapper(backend, workers, address) as mapper,
+        progress(1, "generating fixtures", not as_json) as advance,
+    ):
+        body = make(output, per_rule=per_rule, seed=seed, mapper=mapper)
         advance(1)
     if as_json:
         emit_json(body)

@@ -12,6 +12,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, cast
 
 from legalis.model.core.game import Game
@@ -58,6 +59,21 @@ def seat_kinds(game: Game) -> tuple[str, ...]:
     ('random', 'greedy', 'human')
     """
     return tuple(game.seat_kinds)
+
+
+def seated_options(
+    option_names: Sequence[str], options: Mapping[str, Any], seats: Mapping[str, str]
+) -> dict[str, Any]:
+    """The rule ``options`` with the seats played by the rules named, where the game
+    reads an option ``nonplayers`` (the Non-player rules change the game, LoD 8.1).
+
+    >>> seated_options(("scenario", "nonplayers"), {"scenario": "1778"},
+    ...                {"british": "nonplayer", "patriots": "random"})
+    {'scenario': '1778', 'nonplayers': ['british']}
+    """
+    if "nonplayers" not in option_names:
+        return dict(options)
+    return {**options, "nonplayers": [seat for seat, kind in seats.items() if kind == NONPLAYER]}
 
 
 def automatic_player(kind: str, game: Game, seat: str | None = None) -> Player:

@@ -64,7 +64,7 @@ def legalis(command: str) -> list[str]:
 def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder where the README's relative paths lead to the root's files."""
     folder = tmp_path_factory.mktemp("readme")
-    for name in ("model", "docs"):
+    for name in ("model", "docs", "studies"):
         (folder / name).symlink_to(ROOT / name)
     return folder
 
@@ -84,7 +84,8 @@ def test_the_install_commands_have_the_documented_shape() -> None:
 def test_the_readme_lists_the_commands_people_try_first() -> None:
     commands = readme_commands()
     assert len(commands) >= 20
-    for verb in ("new", "moves", "apply", "play", "replay", "simulate", "verify", "serve"):
+    for verb in ("new", "moves", "apply", "play", "replay", "simulate", "sweep", "verify",
+                 "serve"):
         assert any(command.split()[1] == verb for command in commands), verb
     # the one shape: every game has its own commands, the game first, no old flags
     for name in games():
@@ -122,7 +123,8 @@ def test_every_readme_command_runs_as_written(workdir: Path) -> None:
         assert "Traceback" not in done.stdout + done.stderr, report
         ran += 1
     # the files the commands say they write are there
-    for written in ("s.json", "game.jsonl", "after.json", "map.svg", "fixtures/manifest.json"):
+    for written in ("s.json", "game.jsonl", "after.json", "map.svg", "fixtures/manifest.json",
+                    "sweep-lod/summary.json", "sweep-7yw/win-rates.png"):
         assert (workdir / written).stat().st_size > 0, written
     assert ran >= 20
 
