@@ -92,30 +92,37 @@ def _players(game: Any, cell: Cell) -> dict[str, Player]:
     return {seat: automatic_player(kind, game, seat) for seat, kind in cell.seats}
 
 
-class _Clocked:
-    """A player whose decisions are timed; the ``keep`` slowest are remembered."""
+class _Clock:
+    """Times every decision of one game, counting them, and keeps the ``keep``
+    slowest as ``(seconds, decision number, seat)``."""
 
-    def __init__(
-        self,
-        seat: str,
-        player: Player,
-        counter: list[int],
-        slowest: list[tuple[float, int, str]],
-        keep: int,
-    ) -> None:
-        self.seat, self.player, self.name = seat, player, player.name
-        self.counter, self.slowest, self.keep = counter, slowest, keep
+    def __init__(self, keep: int) -> None:
+        self.keep, self.decisions = keep, 0
+        self.slowest: list[tuple[float, int, str]] = []  # a heap, quickest first
+
+    def seated(self, game: Any, cell: Cell) -> dict[str, Player]:
+        """The cell's players, made afresh, each timed by this clock."""
+        return {seat: _Timed(self, seat, player) for seat, player in _players(game, cell).items()}
+
+    def record(self, seconds: float, seat: str) -> None:
+        entry = (seconds, self.decisions, seat)
+        self.decisions += 1
+        if len(self.slowest) < self.keep:
+            heapq.heappush(self.slowest, entry)
+        elif self.keep and entry > self.slowest[0]:
+            heapq.heapreplace(self.slowest, entry)
+
+
+class _Timed:
+    """A player whose every decision the clock times."""
+
+    def __init__(self, clock: _Clock, seat: str, player: Player) -> None:
+        self.clock, self.seat, self.player, self.name = clock, seat, player, player.name
 
     def choose(self, state: Any, rng: Any) -> Any:
         started = time.perf_counter()
         move = self.player.choose(state, rng)
-        seconds = time.perf_counter() - started
-        entry = (seconds, self.counter[0], self.seat)
-        self.counter[0] += 1
-        if self.keep and (len(self.slowest) < self.keep or entry > self.slowest[0]):
-            (heapq.heappush if len(self.slowest) < self.keep else heapq.heapreplace)(
-                self.slowest, entry
-            )
+        self.clock.record(time.perf_counter() - started, self.seat)
         return move
 
 
@@ -156,13 +163,8 @@ def _log(game: Any, batch: Batch, seed: int, moves: list[tuple[str, Any]]) -> st
 
 def _play_one(batch: Batch, index: int, seed: int) -> dict[str, Any]:
     game = _game(batch.game, batch.cell)
-    counter = [0]
-    slowest: list[tuple[float, int, str]] = []
+    clock = _Clock(batch.slowest)
     moves: list[tuple[str, Any]] = []
-    players = {
-        seat: _Clocked(seat, player, counter, slowest, batch.slowest)
-        for seat, player in _players(game, batch.cell).items()
-    }
 
     def watch(state: Any, by: str, move: Any) -> None:
         if batch.every_move:
@@ -176,7 +178,7 @@ def _play_one(batch: Batch, index: int, seed: int) -> dict[str, Any]:
     outcome: dict[str, Any] = {"cell": batch.cell.key, "index": index, "seed": seed}
     started = time.perf_counter()
     try:
-        record = play_game(game, players, seed, record=False, observer=watch)
+        record = play_game(game, clock.seated(game, batch.cell), seed, record=False, observer=watch)
         problems = _final_problems(game, record.final_state, record.result)
         if problems:
             raise BrokenInvariant("invariant", "; ".join(problems))
@@ -187,7 +189,7 @@ def _play_one(batch: Batch, index: int, seed: int) -> dict[str, Any]:
             winner=None,
             condition=None,
             turns=None,
-            decisions=counter[0],
+            decisions=clock.decisions,
             moves=len(moves),
             digest=None,
             failure={
@@ -213,7 +215,7 @@ def _play_one(batch: Batch, index: int, seed: int) -> dict[str, Any]:
     outcome["seconds"] = time.perf_counter() - started
     outcome["slowest"] = [
         {"seconds": seconds, "decision": decision, "seat": seat}
-        for seconds, decision, seat in sorted(slowest, reverse=True)
+        for seconds, decision, seat in sorted(clock.slowest, reverse=True)
     ]
     return outcome
 
@@ -232,14 +234,11 @@ def decision_state(study: Study, cell: Cell, seed: int, decision: int) -> Any:
     """The state at decision number ``decision`` (counted from 0) of the game of
     ``cell`` seeded ``seed``, reached by playing the game again."""
     game = _game(study.game, cell)
-    counter = [0]
-    players = {
-        seat: _Clocked(seat, player, counter, [], 0)
-        for seat, player in _players(game, cell).items()
-    }
+    clock = _Clock(0)
+    players = clock.seated(game, cell)
 
     def watch(state: Any, by: str, move: Any) -> None:
-        if by in players and counter[0] == decision + 1:
+        if by in players and clock.decisions == decision + 1:  # chosen, not yet played
             raise _Reached(state)
 
     try:

@@ -21,7 +21,7 @@ from scipy.stats import binomtest
 
 from legalis.registry import load_game
 from legalis.sweep.play import decision_state
-from legalis.sweep.store import ResultStore
+from legalis.sweep.store import FAILURES_FOLDER, SLOWEST_FOLDER, ResultStore
 from legalis.sweep.study import Cell, Study
 
 __all__ = ["DRAW", "summarize", "wilson"]
@@ -81,7 +81,9 @@ def _slowest(
     found = []
     for entry in timed:
         path = (
-            folder / "slowest" / f"{cell.key}-game{entry['index']}-decision{entry['decision']}.json"
+            folder
+            / SLOWEST_FOLDER
+            / f"{cell.key}-game{entry['index']}-decision{entry['decision']}.json"
         )
         if not path.exists():
             state = decision_state(study, cell, entry["seed"], entry["decision"])
@@ -115,7 +117,7 @@ def _failures(
         failure = outcome["failure"]
         if failure is None:
             continue
-        stem = folder / "failures" / f"{cell.key}-game{outcome['index']}"
+        stem = folder / FAILURES_FOLDER / f"{cell.key}-game{outcome['index']}"
         stem.parent.mkdir(parents=True, exist_ok=True)
         log, trace = stem.with_suffix(".log"), stem.with_suffix(".traceback.txt")
         log.write_text(failure["log"], encoding="utf-8")

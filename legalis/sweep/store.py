@@ -17,6 +17,7 @@ and the next run plays only the games still missing.
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -27,9 +28,10 @@ from legalis import __version__
 from legalis.model.errors import InputError
 from legalis.sweep.study import Study
 
-__all__ = ["RESULTS_FILE", "ResultStore", "open_store"]
+__all__ = ["FAILURES_FOLDER", "RESULTS_FILE", "SLOWEST_FOLDER", "ResultStore", "open_store"]
 
 RESULTS_FILE = "results.sqlite"
+SLOWEST_FOLDER, FAILURES_FOLDER = "slowest", "failures"  # a report's files beside the results
 _COLUMNS = (
     "cell",
     "game_index",
@@ -126,7 +128,12 @@ def open_store(folder: Path, study: Study, *, fresh: bool = False) -> Iterator[R
     folder.mkdir(parents=True, exist_ok=True)
     connection = sqlite3.connect(folder / RESULTS_FILE)
     try:
-        connection.executescript(_SCHEMA)
+        try:
+            connection.executescript(_SCHEMA)
+        except sqlite3.DatabaseError as error:
+            raise InputError(
+                f"{folder / RESULTS_FILE} is not a study's results ({error})", path="--out"
+            ) from error
         wanted = study.identity()
         found = connection.execute("select value from study where name = 'identity'").fetchone()
         if found is not None and json.loads(found[0]) != wanted and not fresh:
@@ -138,6 +145,8 @@ def open_store(folder: Path, study: Study, *, fresh: bool = False) -> Iterator[R
                 allowed=["--fresh"],
             )
         if found is None or fresh:
+            for written in (SLOWEST_FOLDER, FAILURES_FOLDER):  # made from dropped results
+                shutil.rmtree(folder / written, ignore_errors=True)
             with connection:
                 connection.execute("delete from games")
                 connection.execute("delete from study")

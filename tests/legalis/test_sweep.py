@@ -26,7 +26,7 @@ from legalis.registry import load_game
 from legalis.sweep import batch_size, plan, report_study, run_study
 from legalis.sweep.play import batch_of, decision_state, play_batch
 from legalis.sweep.report import wilson
-from legalis.sweep.store import RESULTS_FILE, open_store
+from legalis.sweep.store import RESULTS_FILE, SLOWEST_FOLDER, open_store
 from legalis.sweep.study import Study, game_seed, study_from_axes, study_from_toml
 from tests.processes import stop
 from tests.verify.test_tasks import untimed
@@ -218,8 +218,19 @@ def test_more_games_extend_a_study_and_another_study_is_refused(tmp_path: Path, 
     with pytest.raises(InputError) as raised:
         run_study(study.with_counts(seed=2), tmp_path, local)
     assert "seed" in raised.value.message and raised.value.path == "--out"
+    report_study(study.with_counts(games=5), tmp_path)
+    assert any((tmp_path / SLOWEST_FOLDER).iterdir())
     fresh = run_study(study.with_counts(seed=2), tmp_path, local, fresh=True)
     assert fresh["missing"] == 3 and len(rows(tmp_path)) == 3
+    assert not (tmp_path / SLOWEST_FOLDER).exists()  # the dropped games' states went with them
+
+
+def test_a_folder_whose_results_file_is_no_database_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / RESULTS_FILE).write_text("not a database, but a note to self\n" * 100)
+    code, _, err = run(capsys, "sweep", "sevenyears", "--games", "1", "--out", str(tmp_path))
+    assert code == 2 and "is not a study's results" in err
 
 
 # ---------------------------------------------------------------------- failures
