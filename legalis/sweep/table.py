@@ -14,16 +14,19 @@ __all__ = ["print_summary"]
 
 
 def _wins(cell: Mapping[str, Any], sides: list[str]) -> str:
-    """Each side's share of the cell's finished games, with its interval."""
+    """Each side's share of the cell's finished games with its interval, and how
+    many of its wins each victory condition gave."""
     lines = []
     width = max(len(side) for side in sides)
     for side in sides:
         share = cell["wins"][side]
         if share["share"] is None:
             return "-"
+        conditions = cell["by_condition"].get(side, {})
+        how = ", ".join(f"{name} {won['games']}" for name, won in conditions.items())
         lines.append(
             f"{side:<{width}} {100 * share['share']:>3.0f}%  "
-            f"{100 * share['low']:.0f}-{100 * share['high']:.0f}"
+            f"{100 * share['low']:.0f}-{100 * share['high']:.0f}" + (f"  ({how})" if how else "")
         )
     return "\n".join(lines)
 
@@ -62,10 +65,10 @@ def print_summary(summary: Mapping[str, Any], folder: str, run: Mapping[str, Any
     if common:
         out.print(f"every cell: {common}", markup=False)
     table = Table(
-        Column("cell", overflow="fold", ratio=1),
+        Column("cell", overflow="fold", ratio=2, min_width=14),
         Column("games", no_wrap=True),
-        Column(f"won ({int(100 * summary['confidence'])}% interval)", no_wrap=True),
-        Column("length (mean)", no_wrap=True),
+        Column(f"won ({int(100 * summary['confidence'])}% interval; by condition)", ratio=3),
+        Column("length (mean)", no_wrap=True, min_width=13),
         title=f"{summary['game']}: {plural(summary['played'], 'game')} of "
         f"{summary['planned']} planned",
     )
