@@ -573,6 +573,7 @@ def _mapper(backend: str | None, workers: int | None, address: str | None) -> An
 
 @app.command("sweep")
 def sweep_command(
+    context: typer.Context,
     game_name: GameArg,
     study_path: Annotated[
         Path | None, typer.Option("--study", help="A study TOML file: the grid and its settings.")
@@ -603,8 +604,8 @@ def sweep_command(
         list[Path] | None, typer.Option("--deck", help="A deck TOML of the grid (repeatable).")
     ] = None,
     seed: Annotated[
-        int | None, typer.Option("--seed", help="The master seed every game's seed comes from.")
-    ] = None,
+        int, typer.Option("--seed", help="The master seed every game's seed comes from.")
+    ] = DEFAULT_SEED,
     output: Annotated[
         Path | None,
         typer.Option(
@@ -654,7 +655,8 @@ def sweep_command(
         name: value
         for name, value in (
             ("games", games_count),
-            ("seed", seed),
+            # a study file's own seed holds unless --seed is given
+            ("seed", seed if context.get_parameter_source("seed").name == "COMMANDLINE" else None),
             ("slowest", slowest),
             ("max_moves", max_moves),
             ("invariants", invariants),

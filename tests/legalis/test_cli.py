@@ -420,6 +420,17 @@ def test_every_command_takes_json_and_help_shows_flags_as_flags(
         "fixtures": ("fixtures", "lod", "--out", str(folder), "--per-rule", "1", "--json"),
         "bot": ("bot", "sevenyears", "--json"),
         "draw": ("draw", *DRAWN[:1], "--out", str(tmp_path / "map.svg"), "--json"),
+        "sweep": (
+            "sweep",
+            "sevenyears",
+            "--games",
+            "2",
+            "--workers",
+            "1",
+            "--out",
+            str(tmp_path / "sweep"),
+            "--json",
+        ),
     }
     # games, demo and serve have their own tests, each run with --json
     assert set(runs) | {"games", "demo", "serve"} == set(commands)

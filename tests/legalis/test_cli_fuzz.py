@@ -968,6 +968,25 @@ def _arguments(inputs: Inputs) -> dict[str, Arguments]:
         ),
         "bot": ([games], {**state, "--kind": KINDS, "--explain": FLAG, "--out": out}),
         "draw": ([games], {**state, "--layer": NAMES, "--out": out}),
+        "sweep": (
+            [games],
+            {
+                "--out": st.sampled_from([str(inputs.folder / "sweep"), str(missing)]),
+                "--games": SMALL_COUNTS,
+                "--workers": st.sampled_from(["1", "0", "x"]),
+                "--max-moves": st.sampled_from(["5", "0", "x"]),
+                "--scenario": scenario,
+                "--option": OPTIONS,
+                "--seats": st.one_of(SEATS, st.just("default"), NAMES),
+                "--deck": files,
+                "--study": files,
+                "--backend": st.sampled_from(["local", *HOSTILE_NAMES[:2]]),
+                "--invariants": st.sampled_from(["end", "every-move", *HOSTILE_NAMES[:2]]),
+                "--seed": INTS,
+                "--fresh": FLAG,
+                "--json": FLAG,
+            },
+        ),
     }
 
 
@@ -1065,7 +1084,7 @@ def _old_arguments(inputs: Inputs) -> dict[str, Arguments]:
 
 
 SUBCOMMANDS = ["games", "new", "moves", "apply", "play", "simulate", "replay", "verify",
-               "explain", "demo", "fixtures", "bot", "draw"]  # fmt: skip
+               "explain", "demo", "fixtures", "bot", "draw", "sweep"]  # fmt: skip
 OLD_SUBCOMMANDS = ["moves", "apply", "deck", "draw", "resolve", "bot", "winter"]
 
 
@@ -1079,8 +1098,15 @@ def _draw_command(data: st.DataObject, command: str, arguments: Arguments) -> li
     positional, options = arguments
     argv = [command, *(value for value in map(data.draw, positional) if value)]
     names = data.draw(st.lists(st.sampled_from(sorted(options)), max_size=4, unique=True))
-    if command in ("simulate", "demo"):  # by default they play a hundred games, or five of each
+    if command in ("simulate", "demo", "sweep"):  # by default they play many games
         names = ["--games", *(name for name in names if name != "--games")]
+    if command == "sweep":  # short games, and never into the working folder
+        names = [
+            "--out",
+            "--workers",
+            "--max-moves",
+            *(n for n in names if n not in ("--out", "--workers", "--max-moves")),
+        ]
     for name in names:
         value = data.draw(options[name])
         argv.extend([name] if value is None else [name, value])

@@ -514,3 +514,14 @@ def test_verify_and_fixtures_give_the_same_answers_on_local_workers(
         assert (tmp_path / "alone" / name).read_bytes() == (tmp_path / "shared" / name).read_bytes()
     code, _, err = run(capsys, "verify", "lod", deck, "--workers", "2")
     assert code == 2 and "--workers needs --backend" in err
+
+
+def test_a_study_files_seed_holds_unless_the_flag_is_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "study.toml").write_text('game = "sevenyears"\ngames = 1\nseed = 9\n')
+    for flags, seed in (((), 9), (("--seed", "3"), 3), (("--seed", "1"), 1)):
+        out_dir = str(tmp_path / f"out-{seed}")
+        code, out, _ = run(capsys, "sweep", "sevenyears", "--study", str(tmp_path / "study.toml"),
+                           "--workers", "1", "--out", out_dir, "--json", *flags)  # fmt: skip
+        assert code == 0 and json.loads(out)["study"]["seed"] == seed
