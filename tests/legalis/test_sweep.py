@@ -387,46 +387,14 @@ def test_the_command_runs_a_study_file_and_resumes(
         'game = "sevenyears"\ngames = 5\nseats = ["default", "british=greedy"]\n'
         '[options]\nreshuffle = ["plan_only", "any_draw"]\n'
     )
+    study = ["sweep", "sevenyears", "--study", str(tmp_path / "study.toml")]
     out_dir = str(tmp_path / "out")
-    code, out, _ = run(
-        capsys,
-        "sweep",
-        "sevenyears",
-        "--study",
-        str(tmp_path / "study.toml"),
-        "--out",
-        out_dir,
-        "--workers",
-        "2",
-        "--json",
-    )
+    code, out, _ = run(capsys, *study, "--out", out_dir, "--workers", "2", "--json")
     body = json.loads(out)
     assert code == 0 and body["played"] == 20 and len(body["cells"]) == 4
-    code, out, _ = run(
-        capsys,
-        "sweep",
-        "sevenyears",
-        "--study",
-        str(tmp_path / "study.toml"),
-        "--out",
-        out_dir,
-        "--games",
-        "6",
-        "--workers",
-        "1",
-    )
+    code, out, _ = run(capsys, *study, "--out", out_dir, "--games", "6", "--workers", "1")
     assert code == 0 and "24 games of 24 planned" in out
-    code, _, err = run(
-        capsys,
-        "sweep",
-        "sevenyears",
-        "--study",
-        str(tmp_path / "study.toml"),
-        "--scenario",
-        "x",
-        "--out",
-        out_dir,
-    )
+    code, _, err = run(capsys, *study, "--scenario", "x", "--out", out_dir)
     assert code == 2 and "--scenario" in err
     code, _, err = run(capsys, "sweep", "lod", "--study", str(tmp_path / "study.toml"))
     assert code == 2 and "a study of sevenyears" in err
