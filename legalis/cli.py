@@ -571,6 +571,12 @@ def _mapper(backend: str | None, workers: int | None, address: str | None) -> An
         yield runner.in_order
 
 
+def _given(context: typer.Context, parameter: str) -> bool:
+    """Whether the command line gave ``parameter``, rather than its default."""
+    source = context.get_parameter_source(parameter)
+    return source is not None and source.name == "COMMANDLINE"
+
+
 @app.command("sweep")
 def sweep_command(
     context: typer.Context,
@@ -656,7 +662,7 @@ def sweep_command(
         for name, value in (
             ("games", games_count),
             # a study file's own seed holds unless --seed is given
-            ("seed", seed if context.get_parameter_source("seed").name == "COMMANDLINE" else None),
+            ("seed", seed if _given(context, "seed") else None),
             ("slowest", slowest),
             ("max_moves", max_moves),
             ("invariants", invariants),

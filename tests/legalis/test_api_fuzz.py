@@ -61,6 +61,20 @@ def test_every_operation_passes_every_check(case: Any) -> None:
     case.call_and_validate()
 
 
+@pytest.fixture
+def no_local_constants(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Hypothesis also draws constants found in the project's modules loaded so far,
+    so which tests ran earlier in a worker would change the chains; without them
+    the derandomized chains are the same in every run."""
+    from hypothesis.internal.conjecture import providers
+
+    monkeypatch.setattr(providers, "_get_local_constants", providers.Constants)
+    providers.CONSTANTS_CACHE.cache.clear()
+    yield
+    providers.CONSTANTS_CACHE.cache.clear()
+
+
+@pytest.mark.usefixtures("no_local_constants")
 def test_stateful_runs_follow_the_links() -> None:
     """Random chains through the document's links, every check on every answer; the
     chains do carry a state from one answer into the next request, for every game."""
