@@ -23,7 +23,7 @@ import re
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -571,6 +571,17 @@ def _mapper(backend: str | None, workers: int | None, address: str | None) -> An
         yield runner.in_order
 
 
+def _named_flag(settings: dict[str, Any], make: Callable[[], Any]) -> Any:
+    """What ``make`` returns; a refused setting that a flag gave names the flag."""
+    try:
+        return make()
+    except InputError as error:
+        if error.path not in settings:
+            raise
+        flag = "--" + error.path.replace("_", "-")
+        raise InputError(error.message, path=flag, allowed=error.allowed) from error
+
+
 def _given(context: typer.Context, parameter: str) -> bool:
     """Whether the command line gave ``parameter``, rather than its default."""
     source = context.get_parameter_source(parameter)
@@ -627,7 +638,8 @@ def sweep_command(
         int | None, typer.Option("--batch", help="Games per task (default: chosen).", min=1)
     ] = None,
     slowest: Annotated[
-        int | None, typer.Option("--slowest", help="Slowest decisions reported per cell (5).")
+        int | None,
+        typer.Option("--slowest", help="Slowest decisions reported per cell (5).", min=0),
     ] = None,
     max_moves: Annotated[
         int | None,
@@ -687,16 +699,11 @@ def sweep_command(
                 path="--study",
                 allowed=[study.game],
             )
-        study = checked(dataclasses.replace(study, **settings))
+        study = _named_flag(settings, lambda: checked(dataclasses.replace(study, **settings)))
     else:
-        study = study_from_axes(
-            game_name,
-            scenarios=scenario or (),
-            options=option or (),
-            seats=seats or (),
-            decks=deck or (),
-            **settings,
-        )
+        study = _named_flag(settings, lambda: study_from_axes(
+            game_name, scenarios=scenario or (), options=option or (), seats=seats or (),
+            decks=deck or (), **settings))  # fmt: skip
     folder = output or Path(f"sweep-{game_entry(game_name).name}")
     check_writable_folder(folder, "--out")
     total = study.games * len(study.cells)

@@ -400,6 +400,8 @@ def test_the_command_runs_a_study_file_and_resumes(
     assert code == 2 and "a study of sevenyears" in err
     code, _, err = run(capsys, "sweep", "sevenyears", "--backend", "cloud", "--out", out_dir)
     assert code == 2 and "allowed: local, ray" in err
+    code, _, err = run(capsys, *study, "--invariants", "sometimes", "--out", out_dir)
+    assert code == 2 and "--invariants: unknown check" in err
 
 
 def test_ctrl_c_stops_cleanly_keeps_the_games_and_the_same_command_resumes(
