@@ -109,7 +109,8 @@ class Study:
 
     ``max_moves`` ends a game that runs longer as a failure; ``invariants`` says
     when the state's invariants are checked (``every-move`` or at the ``end``);
-    ``slowest`` is how many of the slowest decisions each cell reports.
+    ``slowest`` is how many of the slowest decisions each cell reports;
+    ``source`` the study file it was read from, if any.
     """
 
     game: str
@@ -138,6 +139,7 @@ class Study:
             **self.identity(),
             "games": self.games,
             "slowest": self.slowest,
+            "source": self.source,
             "cells": [cell.to_json() for cell in self.cells],
         }
 

@@ -392,6 +392,7 @@ def test_the_command_runs_a_study_file_and_resumes(
     code, out, _ = run(capsys, *study, "--out", out_dir, "--workers", "2", "--json")
     body = json.loads(out)
     assert code == 0 and body["played"] == 20 and len(body["cells"]) == 4
+    assert body["study"]["source"] == str(tmp_path / "study.toml")
     code, out, _ = run(capsys, *study, "--out", out_dir, "--games", "6", "--workers", "1")
     assert code == 0 and "24 games of 24 planned" in out
     code, _, err = run(capsys, *study, "--scenario", "x", "--out", out_dir)
