@@ -3,6 +3,8 @@ invariants are consistent and each is needed, and broken limits or rules fail.""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from legalis.model.coin.gamedata import load_game_data
 from legalis.model.coin.properties import consistency_claims, effect_claims
@@ -68,3 +70,16 @@ def test_a_broken_rule_set_names_the_rules_in_conflict() -> None:
     assert not report.consistent and not report.ok
     assert any("stacking" in name for name in report.conflict)
     assert "counts are never negative" in report.conflict
+
+
+@pytest.mark.parametrize("game", ["lod", "fitl"])
+def test_a_rule_set_proved_twice_in_one_process_gives_the_same_witnesses(game: str) -> None:
+    # A witness or an unsat core must not depend on what the process proved before:
+    # a proof run as a task elsewhere must answer as it answers here.
+    def answers(report: Any) -> Any:
+        effects = [(proof.name, proof.proved, proof.counterexample) for proof in report.effects]
+        return report.witness, report.conflict, report.needed, report.redundant, effects
+
+    first = answers(prove_rule_set(game))
+    assert answers(prove_rule_set(game)) == first
+    assert first[0] is not None and first[2]  # a common model, and a state per needed invariant
