@@ -23,6 +23,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -83,7 +84,7 @@ class Backend(Protocol):
     def __exit__(self, *exc: object) -> None: ...
 
 
-class _Workers:
+class _Workers(ABC):
     """What every backend does alike: hand out a few tasks per worker, yield each
     result as it comes, drop what is under way when stopped. A backend says how to
     ``_submit`` a task, which handles have ``_finished`` (waiting a moment at most),
@@ -91,20 +92,20 @@ class _Workers:
 
     workers: int
 
-    def _submit(self, function: Callable[[Any], Any], task: Any) -> Any:
-        raise NotImplementedError
+    @abstractmethod
+    def _submit(self, function: Callable[[Any], Any], task: Any) -> Any: ...
 
-    def _finished(self, handles: list[Any]) -> list[Any]:
-        raise NotImplementedError
+    @abstractmethod
+    def _finished(self, handles: list[Any]) -> list[Any]: ...
 
-    def _result(self, handle: Any) -> Any:
-        raise NotImplementedError
+    @abstractmethod
+    def _result(self, handle: Any) -> Any: ...
 
-    def _drop(self, handles: list[Any]) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    def _drop(self, handles: list[Any]) -> None: ...
 
-    def close(self) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    def close(self) -> None: ...
 
     def unordered(
         self,
