@@ -23,7 +23,7 @@ import re
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -45,6 +45,7 @@ from legalis.solver.players import (
     Player,
     automatic_player,
     seat_kinds,
+    seat_plan,
     seated_options,
 )
 from legalis.solver.playout import CHANCE, GameRecord, play_game
@@ -360,27 +361,6 @@ def apply_command(
 # ---------------------------------------------------------------------- playing
 
 
-def _seats(game: Any, defaults: dict[str, str], pairs: list[str] | None,
-           kinds: Sequence[str]) -> dict[str, str]:  # fmt: skip
-    """Who plays each seat: the ``defaults``, then the ``--seat SEAT=KIND`` pairs,
-    every kind one of ``kinds``."""
-    seats = dict(defaults)
-    for pair in pairs or []:
-        side, sep, kind = pair.partition("=")
-        side, kind = side.strip(), kind.strip()
-        if not sep:
-            raise InputError(f"expected SEAT=KIND, got {clip(pair)!r}", path="--seat",
-                             allowed=game.players)  # fmt: skip
-        if side not in game.players:
-            raise InputError(f"no seat {clip(side)!r} in {game.name}", path="--seat",
-                             allowed=game.players)  # fmt: skip
-        if kind not in kinds:
-            raise InputError(f"unknown player {clip(kind)!r} for {side}", path="--seat",
-                             allowed=kinds)  # fmt: skip
-        seats[side] = kind
-    return seats
-
-
 def _seated(
     game_name: str,
     option: list[str] | None,
@@ -405,7 +385,7 @@ def _seated(
     else:
         defaults = {seat: "human" if index == 0 else "greedy"
                     for index, seat in enumerate(game.players)}  # fmt: skip
-    seats = _seats(game, defaults, pairs, kinds)
+    seats = seat_plan(game, defaults, pairs or [], kinds)
     if "nonplayers" not in game_entry(game.name).option_names:
         return game, seats
     if "nonplayers" in option_values(option):

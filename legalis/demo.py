@@ -18,7 +18,7 @@ from typing import Any
 from legalis.capabilities import VerifyInput, verifier, with_capability
 from legalis.registry import game_entry, games, load_game
 from legalis.simulation import simulate
-from legalis.solver.players import NONPLAYER, automatic_player, seat_kinds
+from legalis.solver.players import NONPLAYER, automatic_player, seat_kinds, seated_options
 from legalis.solver.playout import first_decision, play_game
 from legalis.terminal import out
 
@@ -46,8 +46,8 @@ def _automatic_seats(game: Any) -> tuple[Any, dict[str, str]]:
     seat and random at the others."""
     if NONPLAYER in seat_kinds(game):
         kinds = dict.fromkeys(game.players, NONPLAYER)
-        if "nonplayers" in game_entry(game.name).option_names:
-            game = load_game(game.name, {**game.options.to_json(), "nonplayers": game.players})
+        options = seated_options(game_entry(game.name).option_names, game.options.to_json(), kinds)
+        game = load_game(game.name, options)
     else:
         kinds = {seat: "greedy" if i == 0 else "random" for i, seat in enumerate(game.players)}
     return game, kinds

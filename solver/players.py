@@ -17,6 +17,7 @@ from typing import Any, Protocol, cast
 
 from legalis.model.core.game import Game
 from legalis.model.core.views import RandomSource
+from legalis.model.errors import InputError, clip
 
 
 class Player(Protocol):
@@ -59,6 +60,38 @@ def seat_kinds(game: Game) -> tuple[str, ...]:
     ('random', 'greedy', 'human')
     """
     return tuple(game.seat_kinds)
+
+
+def seat_plan(
+    game: Game,
+    defaults: Mapping[str, str],
+    pairs: Sequence[str],
+    kinds: Sequence[str],
+    where: str = "--seat",
+) -> dict[str, str]:
+    """Who plays each seat: the ``defaults``, then each ``SEAT=KIND`` of ``pairs``,
+    every kind one of ``kinds``; a bad pair names ``where``.
+
+    >>> from legalis.model.sevenyears.game import SevenYearsGame
+    >>> game = SevenYearsGame()
+    >>> everyone = dict.fromkeys(game.players, "random")
+    >>> seat_plan(game, everyone, ["french=greedy"], ("random", "greedy"))
+    {'british': 'random', 'french': 'greedy'}
+    """
+    seats = dict(defaults)
+    for pair in pairs:
+        seat, sep, kind = (part.strip() for part in pair.partition("="))
+        if not sep:
+            raise InputError(f"expected SEAT=KIND, got {clip(pair)!r}", path=where,
+                             allowed=game.players)  # fmt: skip
+        if seat not in game.players:
+            raise InputError(f"no seat {clip(seat)!r} in {game.name}", path=where,
+                             allowed=game.players)  # fmt: skip
+        if kind not in kinds:
+            raise InputError(f"unknown player {clip(kind)!r} for {seat}", path=where,
+                             allowed=kinds)  # fmt: skip
+        seats[seat] = kind
+    return seats
 
 
 def seated_options(

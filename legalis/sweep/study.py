@@ -27,7 +27,7 @@ from typing import Any
 from legalis.model.core.documents import read_document
 from legalis.model.errors import InputError, clip
 from legalis.registry import game_entry, load_game
-from legalis.solver.players import NONPLAYER, seat_kinds, seated_options
+from legalis.solver.players import NONPLAYER, seat_kinds, seat_plan, seated_options
 from legalis.terminal import option_values
 
 __all__ = ["Cell", "DeckRef", "Study", "game_seed", "study_from_axes", "study_from_toml"]
@@ -170,26 +170,9 @@ def _seat_plan(game: Any, text: str, where: str) -> dict[str, str]:
     """Who plays each seat, from ``default`` or ``SEAT=KIND,SEAT=KIND`` (the seats
     not named play by default: the Non-players where the game has them, else random)."""
     kinds = tuple(kind for kind in seat_kinds(game) if kind != "human")
-    default = NONPLAYER if NONPLAYER in kinds else "random"
-    seats = dict.fromkeys(game.players, default)
-    if text.strip() == DEFAULT_SEATS:
-        return seats
-    for pair in text.split(","):
-        seat, sep, kind = (part.strip() for part in pair.partition("="))
-        if not sep:
-            raise InputError(
-                f"expected SEAT=KIND or {DEFAULT_SEATS}, got {clip(pair)!r}",
-                path=where,
-                allowed=game.players,
-            )
-        if seat not in game.players:
-            raise InputError(
-                f"no seat {clip(seat)!r} in {game.name}", path=where, allowed=game.players
-            )
-        if kind not in kinds:
-            raise InputError(f"unknown player {clip(kind)!r} for {seat}", path=where, allowed=kinds)
-        seats[seat] = kind
-    return seats
+    defaults = dict.fromkeys(game.players, NONPLAYER if NONPLAYER in kinds else "random")
+    pairs = [] if text.strip() == DEFAULT_SEATS else text.split(",")
+    return seat_plan(game, defaults, pairs, kinds, where)
 
 
 def _read_deck(path: Path, where: str) -> DeckRef:
